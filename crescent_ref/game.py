@@ -1,0 +1,213 @@
+"""A game in play: a profile, the position, the undo history, the tap selection, and the verdict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from crescent_ref import rules, transitions
+from crescent_ref.actions import DOWN, HOLD, MOVES, PILES, PLACES, RESHUFFLE, UNDO, UP, Action, place_text
+from crescent_ref.errors import IllegalActionError, NotationError
+from crescent_ref.position import Position
+from crescent_ref.profiles import Profile, get_profile
+
+Status = Literal["playing", "waiting", "lost", "won"]
+Effect = Literal["move", "select", "deselect", "reshuffle", "undo"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of one action: accepted with its effect and the card moves made, or a reason."""
+
+    action: Action
+    accepted: bool
+    reason: str | None = None
+    effect: Effect | None = None
+    moves: tuple[Action, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.accepted:
+            return f"{self.action}: rejected ({self.reason})"
+        made = " ".join(str(m) for m in self.moves)
+        return f"{self.action}: {self.effect}" + (f" {made}" if made else "")
+
+
+def status_of(profile: Profile, pos: Position) -> Status:
+    """``won``; ``playing`` while a pile card can move; else ``waiting`` for a reshuffle, or ``lost``."""
+    if pos.won():
+        return "won"
+    if rules.pile_card_can_move(profile, pos):
+        return "playing"
+    return "waiting" if pos.reshuffles else "lost"
+
+
+def check_against(profile: Profile, pos: Position) -> None:
+    """Refuse a position the profile could never reach (pile too tall, hidden cards, held cards, ...)."""
+    for number, pile in enumerate(pos.piles, 1):
+        if profile.pile_limit is not None and len(pile) > profile.pile_limit:
+            raise NotationError("position", f"pile {number} ({len(pile)} cards)",
+                                f"profile {profile.name} allows at most {profile.pile_limit} cards a pile")
+    if any(pos.hidden) and not profile.closed:
+        raise NotationError("position", "[…]", f"profile {profile.name} deals every card face up")
+    if any(pos.held) and not profile.hold_double_fit:
+        raise NotationError("position", "held:", f"profile {profile.name} holds no card between the rows")
+    if pos.reshuffles > profile.reshuffles:
+        raise NotationError("position", f"reshuffles:{pos.reshuffles}",
+                            f"profile {profile.name} allows {profile.reshuffles} reshuffles")
+
+
+class Game:
+    """One game. ``apply`` judges an action; ``play`` does the same but raises when it is refused."""
+
+    def __init__(self, profile: Profile | str, position: Position) -> None:
+        self.profile = get_profile(profile) if isinstance(profile, str) else profile
+        check_against(self.profile, position)
+        self.position = position
+        self.history: list[Position] = []
+        self.selected: int | None = None
+
+    @classmethod
+    def from_text(cls, profile: Profile | str, text: str) -> Game:
+        """A game from a position's text form."""
+        return cls(profile, Position.from_text(text))
+
+    @classmethod
+    def deal(cls, profile: Profile | str, code: str) -> Game:
+        """A new game dealt from a game code; the profile's autoplay runs on the fresh deal."""
+        from crescent_ref.deal import deal_position
+
+        game = cls(profile, Position(piles=((),) * 16, hidden=(0,) * 16, up=(1,) * 4, down=(13,) * 4))
+        game.position = deal_position(code, closed=game.profile.closed, reshuffles=game.profile.reshuffles)
+        if game.profile.autoplay:
+            game.position = transitions.autoplay(game.profile, game.position)[0]
+        return game
+
+    def status(self) -> Status:
+        """The verdict on the current position."""
+        return status_of(self.profile, self.position)
+
+    def legal_moves(self) -> list[Action]:
+        """Every legal card move (none once the game is over)."""
+        if self.status() in ("won", "lost"):
+            return []
+        return rules.legal_moves(self.profile, self.position)
+
+    def legal_actions(self) -> list[Action]:
+        """Legal card moves plus reshuffle and undo where they would be accepted."""
+        extra = [a for a in (RESHUFFLE, UNDO) if self.apply(a, dry_run=True).accepted]
+        return self.legal_moves() + extra
+
+    def play(self, action: Action | str) -> Outcome:
+        """Apply an action, raising IllegalActionError when the rules refuse it."""
+        outcome = self.apply(action)
+        if not outcome.accepted:
+            raise IllegalActionError(str(outcome.action), outcome.reason or "", self.position.to_text())
+        return outcome
+
+    def apply(self, action: Action | str, *, dry_run: bool = False) -> Outcome:
+        """Judge and (unless ``dry_run``) carry out one action."""
+        act = Action.from_text(action) if isinstance(action, str) else action
+        if act.kind == "undo":
+            return self._undo(act, dry_run)
+        if self.status() in ("won", "lost"):
+            return Outcome(act, False, "game-over")
+        if act.kind == "reshuffle":
+            return self._reshuffle(act, dry_run)
+        if act.kind == "move":
+            self.selected = None if not dry_run else self.selected
+            return self._move(act, act.src, act.dst, dry_run)
+        if act.kind == "drop":
+            return self._drop(act, dry_run)
+        return self._tap(act, dry_run)
+
+    def _move(self, act: Action, src: int, dst: int, dry_run: bool) -> Outcome:
+        why = rules.reason(self.profile, self.position, src, dst)
+        if why is not None:
+            return Outcome(act, False, why)
+        made = [MOVES[src][dst]]
+        if not dry_run:
+            self._record()
+            moved = transitions.move(self.position, src, dst)
+            self.position = moved._replace(moves=moved.moves + 1)
+            made += self._autoplay()
+        return Outcome(act, True, effect="move", moves=tuple(made))
+
+    def _record(self) -> None:
+        if self.profile.undo_limit:
+            self.history.append(self.position)
+            if len(self.history) > self.profile.undo_limit:
+                del self.history[0]
+
+    def _autoplay(self) -> list[Action]:
+        if not self.profile.autoplay:
+            return []
+        self.position, made = transitions.autoplay(self.profile, self.position)
+        return [MOVES[s][d] for s, d in made]
+
+    def _reshuffle(self, act: Action, dry_run: bool) -> Outcome:
+        if not self.position.reshuffles:
+            return Outcome(act, False, "no-reshuffles")
+        if dry_run:
+            return Outcome(act, True, effect="reshuffle")
+        self.selected = None
+        self.position = transitions.reshuffle(self.position)
+        if self.profile.undo_cleared_by_reshuffle:
+            self.history.clear()
+        return Outcome(act, True, effect="reshuffle", moves=tuple(self._autoplay()))
+
+    def _undo(self, act: Action, dry_run: bool) -> Outcome:
+        if not self.profile.undo_limit:
+            return Outcome(act, False, "undo-unavailable")
+        if not self.history:
+            return Outcome(act, False, "nothing-to-undo")
+        if not dry_run:
+            self.selected = None
+            self.position = self.history.pop()
+        return Outcome(act, True, effect="undo")
+
+    def destinations(self, src: int) -> list[int]:
+        """Places the card at ``src`` may legally move to."""
+        return [d for d in range(PLACES) if rules.reason(self.profile, self.position, src, d) is None]
+
+    def _tap(self, act: Action, dry_run: bool) -> Outcome:
+        place, selected = act.src, self.selected
+        if selected is not None:
+            if not dry_run:
+                self.selected = None
+            if place == selected:
+                return Outcome(act, True, effect="deselect")
+            return self._move(act, selected, place, dry_run)
+        refusal = self._tap_refusal(place)
+        if refusal:
+            return Outcome(act, False, refusal)
+        targets = self.destinations(place)
+        if len(targets) == 1:
+            return self._move(act, place, targets[0], dry_run)
+        if not dry_run:
+            self.selected = place
+        return Outcome(act, True, effect="select")
+
+    def _tap_refusal(self, place: int) -> str | None:
+        if place == HOLD or rules.source_card(self.position, place) < 0:
+            return "empty-source"
+        if place >= PILES and rules.is_base(self.position, place):
+            return "base-locked"
+        if place >= PILES and not (self.profile.between_foundations or self.profile.give_backs):
+            return "foundation-final"
+        return None
+
+    def _drop(self, act: Action, dry_run: bool) -> Outcome:
+        self.selected = None if not dry_run else self.selected
+        card = rules.source_card(self.position, act.src)
+        if card < 0:
+            return Outcome(act, False, "empty-source")
+        suit = card // 13
+        for dst in (HOLD, UP + suit, DOWN + suit):
+            if rules.reason(self.profile, self.position, act.src, dst) is None:
+                return self._move(act, act.src, dst, dry_run)
+        return Outcome(act, False, "no-foundation")
+
+    def describe(self) -> str:
+        """Position text plus the game's state outside the position (status, selection, undo depth)."""
+        sel = place_text(self.selected) if self.selected is not None else "-"
+        return f"{self.position.to_text()} | {self.status()} selected:{sel} undo:{len(self.history)}"

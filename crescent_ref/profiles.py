@@ -1,0 +1,78 @@
+"""Rule profiles: the parameters of each rule system, read from spec/profiles.yaml.
+
+A profile name is a base profile plus variants joined by ``+``: ``app``, ``open+four``,
+``hoffmann-1892+closed+give-backs``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from crescent_ref.errors import NotationError
+from crescent_ref.spec_files import load_yaml
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """The rule parameters of one rule system (see spec/profiles.yaml for each one's meaning)."""
+
+    name: str
+    pile_wrap: bool
+    pile_limit: int | None
+    reshuffles: int
+    between_foundations: bool
+    give_backs: bool
+    autoplay: bool
+    deal: str
+    hold_double_fit: bool
+    undo_limit: int
+    undo_cleared_by_reshuffle: bool
+
+    @classmethod
+    def named(cls, name: str) -> Profile:
+        """The profile called ``name`` (base plus ``+variant`` parts)."""
+        return get_profile(name)
+
+    @property
+    def closed(self) -> bool:
+        """Only the top card of each pile is dealt face up."""
+        return self.deal == "closed"
+
+    def parameters(self) -> dict[str, Any]:
+        """The parameters as a plain mapping (name excluded)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
+
+    def __repr__(self) -> str:
+        return f"Profile.named({self.name!r})"
+
+
+def _values(entry: dict[str, Any]) -> dict[str, Any]:
+    return {key: spec["value"] for key, spec in entry["parameters"].items()}
+
+
+@functools.cache
+def get_profile(name: str) -> Profile:
+    """Build the profile ``base+variant+...``; NotationError names an unknown part."""
+    data = load_yaml("profiles.yaml")
+    base, *variants = name.strip().split("+")
+    if base not in data["profiles"]:
+        raise NotationError("profile", name, f"unknown base profile {base!r}; known: {', '.join(base_names())}")
+    values = _values(data["profiles"][base])
+    for variant in variants:
+        if variant not in data["variants"]:
+            raise NotationError("profile", name, f"unknown variant {variant!r}; known: {', '.join(variant_names())}")
+        values.update(_values(data["variants"][variant]))
+    return Profile(name="+".join([base, *variants]), **values)
+
+
+def base_names() -> list[str]:
+    """Names of the base profiles, in file order."""
+    return list(load_yaml("profiles.yaml")["profiles"])
+
+
+def variant_names() -> list[str]:
+    """Names of the variants, in file order."""
+    return list(load_yaml("profiles.yaml")["variants"])
