@@ -17,7 +17,6 @@ from crescent_ref.position import Position
 MASK64 = (1 << 64) - 1
 SEED_LETTERS = 7
 MAX_SEED = 26**SEED_LETTERS - 1
-_CODE = re.compile(r"CR(?P<version>\d+)-(?P<family>[A-Z])-(?P<seed>[A-Z]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +25,10 @@ class GameCode:
 
     seed: int
     family: str = "N"
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.seed <= MAX_SEED or self.family != "N":
+            raise NotationError("game code", f"seed={self.seed} family={self.family}", "out of range")
 
     @classmethod
     def from_text(cls, text: str) -> GameCode:
@@ -44,20 +47,37 @@ class GameCode:
 
 
 def parse_code(text: str) -> GameCode:
-    """Parse a game code, with an error that says which part is wrong."""
-    match = _CODE.fullmatch(text.strip())
-    if not match:
-        raise NotationError("game code", text, "expected CR1-N- followed by seven letters A-Z, like CR1-N-AAAAAAB")
-    if match["version"] != "1":
-        raise NotationError("game code", text, f"unknown code format CR{match['version']} (this kit reads CR1)")
-    if match["family"] != "N":
-        raise NotationError("game code", text, f"unknown deal family {match['family']!r} (defined: N)")
-    if len(match["seed"]) != SEED_LETTERS:
-        raise NotationError("game code", text, f"the seed part has {len(match['seed'])} letters, expected 7")
+    """Parse a game code, with an error that says which part (format, family, seed) is wrong."""
+    parts = text.strip().split("-")
+    if len(parts) != 3:
+        raise NotationError("game code", text, "expected three parts joined by '-': format CR1, family N "
+                            "and a seed of seven capital letters, like CR1-N-AAAAAAB")
+    _check_format(parts[0], text)
+    _check_family(parts[1], text)
+    return GameCode(_seed(parts[2], text))
+
+
+def _check_format(part: str, text: str) -> None:
+    if not re.fullmatch(r"CR\d+", part):
+        raise NotationError("game code", text, f"the format part {part!r} must read CR1 (capital letters)")
+    if part != "CR1":
+        raise NotationError("game code", text, f"unknown code format {part} in the format part (this kit reads CR1)")
+
+
+def _check_family(part: str, text: str) -> None:
+    if part != "N":
+        raise NotationError("game code", text, f"unknown deal family {part!r} in the family part (defined: N)")
+
+
+def _seed(part: str, text: str) -> int:
+    if not re.fullmatch(r"[A-Z]*", part):
+        raise NotationError("game code", text, f"the seed part {part!r} may hold only capital letters A-Z")
+    if len(part) != SEED_LETTERS:
+        raise NotationError("game code", text, f"the seed part {part!r} has {len(part)} letters, expected 7")
     seed = 0
-    for letter in match["seed"]:
+    for letter in part:
         seed = seed * 26 + ord(letter) - ord("A")
-    return GameCode(seed)
+    return seed
 
 
 def splitmix64(seed: int) -> Iterator[int]:
