@@ -44,6 +44,11 @@ class Position(NamedTuple):
         validate(position)
         return position
 
+    @classmethod
+    def from_text_unchecked(cls, text: str) -> Position:
+        """Parse the text form without checking card counts (for composing partial positions)."""
+        return _parse(text)
+
     def to_text(self) -> str:
         """The canonical one-line text form."""
         parts = [

@@ -1,0 +1,140 @@
+"""Finding, validating and reading scenario files into Scenario objects.
+
+A broken file is the corpus's fault: every problem is a ScenarioError naming the file, the line,
+the JSON path and the offending text.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from conformance.scenarios import Citation, Expect, Scenario, Step
+from conformance.yamlines import JsonPath, Located, load
+from crescent_ref.errors import ScenarioError
+from crescent_ref.spec_files import load_yaml, spec_dir
+
+
+def json_path(path: Iterable[str | int]) -> str:
+    """``$.scenarios[3].steps[0].action`` for a path of keys and indices."""
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+
+
+@functools.cache
+def scenario_schema() -> dict[str, Any]:
+    """The JSON Schema of a scenario file."""
+    schema: dict[str, Any] = json.loads((spec_dir() / "schema" / "scenario.schema.json").read_text("utf-8"))
+    return schema
+
+
+def corpus_dirs(extra: Iterable[Path] = ()) -> list[Path]:
+    """The shipped corpus folder followed by any extra folders."""
+    return [spec_dir() / "scenarios", *extra]
+
+
+def scenario_files(dirs: Iterable[Path]) -> list[Path]:
+    """Every ``*.yaml`` file below the folders, sorted for a stable order."""
+    files: list[Path] = []
+    for folder in dirs:
+        files.extend(sorted(folder.rglob("*.yaml")) if folder.is_dir() else [folder])
+    return files
+
+
+def schema_errors(doc: Located) -> list[ScenarioError]:
+    """Every JSON Schema violation of a loaded file, each with its line and JSON path."""
+    validator = jsonschema.Draft202012Validator(scenario_schema())
+    found = sorted(validator.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path])
+    return [_schema_error(doc, err) for err in found]
+
+
+def _schema_error(doc: Located, err: jsonschema.ValidationError) -> ScenarioError:
+    path: JsonPath = tuple(err.absolute_path)
+    message = err.message if len(err.message) <= 200 else err.message[:197] + "..."
+    return ScenarioError(doc.file, doc.line(path), json_path(path), message)
+
+
+def read_file(path: Path) -> list[Scenario]:
+    """Load one scenario file; raises the first ScenarioError found (schema first)."""
+    doc = load(path)
+    errors = schema_errors(doc)
+    if errors:
+        raise errors[0]
+    area = doc.data["area"]
+    return [_scenario(doc, area, i, raw) for i, raw in enumerate(doc.data["scenarios"])]
+
+
+def _scenario(doc: Located, area: str, index: int, raw: dict[str, Any]) -> Scenario:
+    base: JsonPath = ("scenarios", index)
+    given = raw["given"]
+    sources = raw["source"] if isinstance(raw["source"], list) else [raw["source"]]
+    return Scenario(
+        id=raw["id"], title=raw["title"], area=area, file=doc.file, line=doc.line(base),
+        sources=tuple(Citation(**s) for s in sources),
+        statements=tuple(raw["statements"]), profiles=tuple(raw["profiles"]),
+        features=tuple(raw.get("features", ())), interpretations=tuple(raw.get("interpretation", ())),
+        position=given.get("position"), code=given.get("code"), given_state=given.get("state", {}),
+        given_by_profile={k: v.get("state", {}) for k, v in given.get("by_profile", {}).items()},
+        steps=tuple(_step(doc, (*base, "steps", n), n + 1, s) for n, s in enumerate(raw["steps"])),
+    )
+
+
+def _expect(raw: dict[str, Any]) -> Expect:
+    moves = raw.get("moves")
+    return Expect(outcome=raw.get("outcome"), reason=raw.get("reason"), effect=raw.get("effect"),
+                  moves=tuple(moves) if moves is not None else None, state=raw.get("state", {}))
+
+
+def _step(doc: Located, path: JsonPath, number: int, raw: dict[str, Any]) -> Step:
+    return Step(number=number, line=doc.line(path), action=raw["action"], expect=_expect(raw),
+                by_profile={k: _expect(v) for k, v in raw.get("by_profile", {}).items()}, note=raw.get("note", ""))
+
+
+def load_corpus(extra: Iterable[Path] = ()) -> list[Scenario]:
+    """All scenarios of the shipped corpus and extra folders, in a stable order; raises on any fault."""
+    scenarios: list[Scenario] = []
+    for path in scenario_files(corpus_dirs(extra)):
+        scenarios.extend(read_file(path))
+    _check_unique(scenarios)
+    return scenarios
+
+
+def _check_unique(scenarios: list[Scenario]) -> None:
+    seen: dict[str, Scenario] = {}
+    for sc in scenarios:
+        if sc.id in seen:
+            raise ScenarioError(sc.file, sc.line, "$.id", f"id {sc.id!r} is used twice (first at {seen[sc.id].location})")
+        seen[sc.id] = sc
+
+
+def interpretation_ids() -> set[str]:
+    """Ids of the written interpretations (headings ``## I-...`` of spec/interpretations.md)."""
+    text = (spec_dir() / "interpretations.md").read_text("utf-8")
+    return set(re.findall(r"^## (I-[A-Z0-9-]+)", text, flags=re.M))
+
+
+def reason_codes() -> list[str]:
+    """The closed list of reason codes, in precedence order."""
+    return [r["code"] for r in load_yaml("reasons.yaml")["reasons"]]
+
+
+def statement_ids() -> set[str]:
+    """Ids of the documents' rule statements (spec/statements.yaml), empty if the file is absent."""
+    if not (spec_dir() / "statements.yaml").is_file():
+        return set()
+    data = load_yaml("statements.yaml")
+    items = data["statements"] if isinstance(data, dict) else data
+    return {s["id"] for s in items}
+
+
+def iter_lint(scenarios: Iterable[Scenario]) -> Iterator[ScenarioError]:
+    """Vocabulary and cross-reference faults of loaded scenarios (see conformance.lint)."""
+    from conformance.lint import lint_scenario
+
+    for sc in scenarios:
+        yield from lint_scenario(sc)

@@ -1,0 +1,86 @@
+"""Cross-checks of scenarios against the spec's vocabulary, beyond what the JSON Schema can say."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+
+from conformance.corpus import interpretation_ids, reason_codes, statement_ids
+from conformance.scenarios import Expect, Scenario, Step
+from crescent_ref.actions import Action
+from crescent_ref.cards import parse_index
+from crescent_ref.deal import parse_code
+from crescent_ref.errors import NotationError, ScenarioError
+from crescent_ref.game import check_against
+from crescent_ref.position import Position
+from crescent_ref.profiles import get_profile
+from crescent_ref.spec_files import load_yaml
+
+
+@functools.cache
+def vocabulary() -> dict[str, set[str]]:
+    """Known areas and features (spec/vocabulary.yaml)."""
+    data = load_yaml("vocabulary.yaml")
+    return {"areas": set(data["areas"]), "features": set(data["features"])}
+
+
+def lint_scenario(sc: Scenario) -> Iterator[ScenarioError]:
+    """Every vocabulary or notation fault of one scenario."""
+    def fault(where: str, why: str, line: int = sc.line) -> ScenarioError:
+        return ScenarioError(sc.file, line, f"{sc.id}: {where}", why)
+
+    if sc.area not in vocabulary()["areas"]:
+        yield fault("$.area", f"unknown area {sc.area!r}")
+    yield from (fault("$.features", f"unknown feature {f!r}") for f in sc.features if f not in vocabulary()["features"])
+    known_i = interpretation_ids()
+    yield from (fault("$.interpretation", f"unknown interpretation {i!r}") for i in sc.interpretations if i not in known_i)
+    known_s = statement_ids()
+    yield from (fault("$.statements", f"unknown statement {s!r}") for s in sc.statements if known_s and s not in known_s)
+    for name in sc.profiles:
+        yield from _lint_profile(sc, name, fault)
+    for step in sc.steps:
+        yield from _lint_step(sc, step)
+
+
+def _lint_profile(sc: Scenario, name: str, fault: object) -> Iterator[ScenarioError]:
+    try:
+        profile = get_profile(name)
+        if sc.position is not None:
+            check_against(profile, Position.from_text(sc.position))
+        if sc.code is not None:
+            parse_code(sc.code)
+    except NotationError as err:
+        yield ScenarioError(sc.file, sc.line, f"{sc.id}: $.profiles / $.given", f"profile {name!r}: {err}")
+
+
+def _lint_step(sc: Scenario, step: Step) -> Iterator[ScenarioError]:
+    where = f"{sc.id}: step {step.number}"
+    try:
+        Action.from_text(step.action)
+    except NotationError as err:
+        yield ScenarioError(sc.file, step.line, where, str(err))
+    for name in step.by_profile:
+        if name not in sc.profiles:
+            yield ScenarioError(sc.file, step.line, where, f"by_profile names {name!r}, not one of the scenario's profiles")
+    for name, expect in [("", step.expect), *step.by_profile.items()]:
+        for why in _expect_faults(expect):
+            yield ScenarioError(sc.file, step.line, f"{where} {name}".strip(), why)
+
+
+def _expect_faults(expect: Expect) -> Iterator[str]:
+    if expect.reason is not None and expect.reason not in reason_codes():
+        yield f"unknown reason code {expect.reason!r}"
+    if expect.outcome == "accepted" and expect.reason:
+        yield f"an accepted step cannot have a reason ({expect.reason!r})"
+    for key in ("tops", "foundations"):
+        for place, card in expect.state.get(key, {}).items():
+            if card.strip() != "-":
+                try:
+                    parse_index(card)
+                except NotationError as err:
+                    yield f"state.{key}.{place}: {err}"
+    if "position" in expect.state:
+        try:
+            Position.from_text(expect.state["position"])
+        except NotationError as err:
+            yield f"state.position: {err}"

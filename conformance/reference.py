@@ -1,0 +1,57 @@
+"""The built-in reference engine as an in-process adapter (``--crescent-impl reference``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import crescent_ref
+from conformance.adapter import CAPABILITIES, Info, Reply, RuleError
+from conformance.state import game_state
+from crescent_ref.errors import NotationError
+from crescent_ref.game import Game
+from crescent_ref.profiles import base_names, variant_names
+
+
+class ReferenceAdapter:
+    """crescent_ref behind the adapter protocol."""
+
+    def __init__(self) -> None:
+        self.game: Game | None = None
+
+    def info(self) -> Info:
+        """The reference engine supports every profile, variant and capability."""
+        return Info(name="crescent_ref", version=crescent_ref.__version__, language="python",
+                    profiles=tuple(base_names()), variants=tuple(variant_names()),
+                    capabilities=frozenset(CAPABILITIES), languages=("en", "id", "zh"))
+
+    def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
+        """Start from a position text or a game code."""
+        try:
+            self.game = Game.deal(profile, code) if code else Game.from_text(profile, position or "")
+        except NotationError as err:
+            raise RuleError(str(err)) from None
+        return game_state(self.game)
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise RuleError("no game started")
+        return self.game
+
+    def act(self, action: str) -> Reply:
+        """Apply one action."""
+        game = self._game()
+        out = game.apply(action)
+        return Reply(out.accepted, out.reason, out.effect, tuple(str(m) for m in out.moves), game_state(game))
+
+    def legal_moves(self) -> list[str]:
+        """The legal card moves."""
+        return [str(m) for m in self._game().legal_moves()]
+
+    def close(self) -> None:
+        """Nothing to release."""
+        self.game = None
+
+
+def factory() -> ReferenceAdapter:
+    """Entry for ``--crescent-impl conformance.reference:factory``."""
+    return ReferenceAdapter()

@@ -1,0 +1,114 @@
+"""Failure reports that read like the scenario, and the JSON run report."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import time
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import conformance
+from conformance.adapter import Info
+from conformance.runner import Result
+from crescent_ref.position import FIELDS
+
+
+def position_lines(text: str) -> list[str]:
+    """A position text split one field, and one pile, a line (for diffs)."""
+    lines: list[str] = []
+    for part in text.split():
+        key, _, value = part.partition(":")
+        if key == "piles" and key in FIELDS:
+            lines.extend(f"p{i}: {pile}" for i, pile in enumerate(value.split("/"), 1))
+        else:
+            lines.append(part)
+    return lines
+
+
+def state_diff(expected: str, actual: str) -> list[str]:
+    """Unified diff lines between two position texts, pile by pile."""
+    diff = difflib.unified_diff(position_lines(expected), position_lines(actual), "expected", "actual", lineterm="", n=0)
+    return [line for line in diff if not line.startswith("@@")]
+
+
+def replay_command(result: Result, impl: str) -> str:
+    """One command that re-runs just this scenario in this profile."""
+    return f"crescent-conformance run --impl {impl} --profile {result.profile} --id {result.scenario.id}"
+
+
+def format_failure(result: Result, impl: str = "reference") -> str:
+    """A failure as the reader of the scenario wants it: id, place, step, expected against actual."""
+    sc, fail = result.scenario, result.failure
+    head = [f"scenario {sc.id} [{result.profile}] {result.verdict.upper()}: {sc.title}"]
+    if fail is None:
+        return "\n".join([*head, f"  {sc.location}", f"  {result.detail}", f"  replay: {replay_command(result, impl)}"])
+    where = f"step {fail.step.number}: {fail.step.action}" if fail.step else "given (starting state)"
+    line = fail.step.line if fail.step else sc.line
+    lines = [*head, f"  {sc.file}:{line}, {where}"]
+    lines += [f"  rule: {c}" for c in sc.sources]
+    lines += [f"  interpretation: {', '.join(sc.interpretations)}"] if sc.interpretations else []
+    lines += [f"  - {m}" for m in fail.mismatches]
+    if fail.before:
+        lines.append(f"  position before: {fail.before}")
+    lines.append(f"  position after:  {fail.after}")
+    lines += ["  " + d for d in _position_diff(result)]
+    lines.append(f"  replay: {replay_command(result, impl)}")
+    return "\n".join(lines)
+
+
+def _position_diff(result: Result) -> list[str]:
+    fail = result.failure
+    if fail is None or "position" not in fail.expected.state:
+        return []
+    from crescent_ref.position import Position
+
+    return state_diff(Position.from_text(fail.expected.state["position"]).to_text(), fail.after)
+
+
+def result_record(result: Result) -> dict[str, Any]:
+    """One scenario-in-profile as a JSON report record."""
+    sc, fail = result.scenario, result.failure
+    record: dict[str, Any] = {
+        "id": sc.id, "profile": result.profile, "area": sc.area, "title": sc.title,
+        "file": sc.file, "line": sc.line, "verdict": result.verdict, "detail": result.detail,
+        "seconds": round(result.seconds, 6),
+    }
+    if fail is not None:
+        record["failure"] = {
+            "step": fail.step.number if fail.step else 0, "action": fail.step.action if fail.step else None,
+            "line": fail.step.line if fail.step else sc.line,
+            "mismatches": [str(m) for m in fail.mismatches], "before": fail.before, "after": fail.after,
+        }
+    return record
+
+
+def report_header(info: Info, profiles: list[str], complete: bool, corpus_version: str) -> dict[str, Any]:
+    """The JSON report's header."""
+    return {
+        "kit_version": conformance.__version__, "corpus_version": corpus_version,
+        "implementation": {"name": info.name, "version": info.version, "language": info.language},
+        "profiles": profiles, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "complete": complete,
+    }
+
+
+def write_report(path: Path, header: dict[str, Any], results: Iterable[Result]) -> None:
+    """Write the JSON report atomically (a temporary file renamed into place)."""
+    records = [result_record(r) for r in results]
+    body = {**header, "summary": dict(Counter(r["verdict"] for r in records)), "results": records}
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(body, ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.replace(path)
+
+
+def area_summary(results: Iterable[Result]) -> list[str]:
+    """One line per rule area: passed / failed / skipped / errored counts."""
+    table: dict[str, Counter[str]] = {}
+    for r in results:
+        table.setdefault(r.scenario.area, Counter())[r.verdict] += 1
+    width = max((len(a) for a in table), default=4)
+    return [f"{area:<{width}}  " + "  ".join(f"{v} {c[v]}" for v in ("passed", "failed", "skipped", "errored") if c[v])
+            for area, c in sorted(table.items())]

@@ -1,0 +1,33 @@
+"""What a run needs whichever front end starts it (CLI or pytest plugin): an adapter and a plan."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from typing import Any
+
+from conformance.adapter import Adapter
+from conformance.scenarios import Scenario
+
+
+def make_adapter(impl: str | None = None, cmd: str | None = None, timeout: float = 10.0) -> Adapter:
+    """``reference``, ``module:factory`` (in-process) or a command line (stdio)."""
+    if cmd:
+        from conformance.stdio import StdioAdapter
+
+        return StdioAdapter(cmd, timeout=timeout)
+    if impl in (None, "", "reference"):
+        from conformance.reference import ReferenceAdapter
+
+        return ReferenceAdapter()
+    module_name, _, attr = (impl or "").partition(":")
+    factory: Any = getattr(importlib.import_module(module_name), attr or "factory")
+    adapter: Adapter = factory()
+    return adapter
+
+
+def plan(scenarios: Iterable[Scenario], profiles: Iterable[str] = (), ids: Iterable[str] = ()) -> list[tuple[Scenario, str]]:
+    """Scenario-profile pairs to run, in corpus order, filtered by profile and id when given."""
+    wanted_profiles, wanted_ids = set(profiles), set(ids)
+    return [(sc, p) for sc in scenarios if not wanted_ids or sc.id in wanted_ids
+            for p in sc.profiles if not wanted_profiles or p in wanted_profiles or p.split("+")[0] in wanted_profiles]

@@ -1,0 +1,181 @@
+"""The canonical state JSON (spec/interpreting.md) and comparing it with a scenario's expectations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from crescent_ref.actions import Action, parse_place, place_text
+from crescent_ref.cards import CARD_TEXT, KING, parse_index
+from crescent_ref.errors import NotationError
+from crescent_ref.game import Game
+from crescent_ref.position import Position
+
+FOUNDATIONS = ("A♠", "A♥", "A♦", "A♣", "K♠", "K♥", "K♦", "K♣")
+
+
+def game_state(game: Game) -> dict[str, Any]:
+    """The canonical state JSON of a reference game."""
+    pos = game.position
+    return {
+        **position_state(pos),
+        "status": game.status(),
+        "undo": len(game.history),
+        "selected": place_text(game.selected) if game.selected is not None else None,
+    }
+
+
+def position_state(pos: Position) -> dict[str, Any]:
+    """The position part of the canonical state JSON."""
+    tops = [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.up)]
+    tops += [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.down)]
+    return {
+        "piles": [[CARD_TEXT[c] for c in pile] for pile in pos.piles],
+        "hidden": list(pos.hidden),
+        "foundations": dict(zip(FOUNDATIONS, tops)),
+        "held": [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.held) if r],
+        "reshuffles": pos.reshuffles,
+        "moves": pos.moves,
+        "foundation_cards": pos.foundation_count(),
+    }
+
+
+def state_position(state: dict[str, Any]) -> Position:
+    """Rebuild a Position from a canonical state JSON (for diffs and replays)."""
+    found = state["foundations"]
+    up = tuple(parse_index(found[f]) % 13 + 1 for f in FOUNDATIONS[:4])
+    down = tuple(parse_index(found[f]) % 13 + 1 for f in FOUNDATIONS[4:])
+    held = [0, 0, 0, 0]
+    for card in state.get("held", []):
+        held[parse_index(card) // 13] = parse_index(card) % 13 + 1
+    return Position(
+        piles=tuple(tuple(parse_index(c) for c in pile) for pile in state["piles"]),
+        hidden=tuple(state.get("hidden", [0] * 16)), up=up, down=down, held=tuple(held),
+        reshuffles=state["reshuffles"], moves=state["moves"])
+
+
+def state_text(state: dict[str, Any]) -> str:
+    """The position text of a state JSON, or a note when the state cannot be read as one."""
+    try:
+        return state_position(state).to_text()
+    except (KeyError, TypeError, ValueError, IndexError) as err:
+        return f"<unreadable state: {err}>"
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """One expected fact the actual state does not show."""
+
+    what: str
+    expected: Any
+    actual: Any
+
+    def __str__(self) -> str:
+        return f"{self.what}: expected {self.expected!r}, got {self.actual!r}"
+
+
+def compare(expected: dict[str, Any], state: dict[str, Any], legal: list[str] | None = None) -> list[Mismatch]:
+    """Every expected fact the state does not show (empty list = matches)."""
+    found: list[Mismatch] = []
+    for key, want in expected.items():
+        found.extend(_CHECKS[key](want, state, legal))
+    return found
+
+
+def _norm_cards(text: str) -> str:
+    text = text.strip()
+    if text in ("-", ""):
+        return "-"
+    hidden, _, shown = text[1:].partition("]") if text.startswith("[") else ("", "", text)
+    canon = ",".join(CARD_TEXT[parse_index(c)] for c in shown.strip(",").split(",") if c.strip())
+    if hidden:
+        return "[" + ",".join(CARD_TEXT[parse_index(c)] for c in hidden.split(",")) + "]," + canon
+    return canon
+
+
+def _pile_text(state: dict[str, Any], index: int) -> str:
+    pile, hidden = state["piles"][index], state.get("hidden", [0] * 16)[index]
+    if not pile:
+        return "-"
+    shown = ",".join(pile[hidden:])
+    return "[" + ",".join(pile[:hidden]) + "]," + shown if hidden else shown
+
+
+def _per_place(want: dict[str, Any], label: str, actual_of: Any) -> list[Mismatch]:
+    return [Mismatch(f"{label} {place}", value, got) for place, value in want.items()
+            if (got := actual_of(place)) != value]
+
+
+def _check_position(want: str, state: dict[str, Any], _legal: list[str] | None) -> list[Mismatch]:
+    canon, actual = Position.from_text(want).to_text(), state_text(state)
+    return [] if canon == actual else [Mismatch("position", canon, actual)]
+
+
+def _check_piles(want: dict[str, str], state: dict[str, Any], _legal: list[str] | None) -> list[Mismatch]:
+    norm = {k: _norm_cards(v) for k, v in want.items()}
+    return _per_place(norm, "pile", lambda p: _pile_text(state, parse_place(p)))
+
+
+def _check_tops(want: dict[str, str], state: dict[str, Any], _legal: list[str] | None) -> list[Mismatch]:
+    norm = {k: _norm_cards(v) for k, v in want.items()}
+    return _per_place(norm, "top of", lambda p: (state["piles"][parse_place(p)] or ["-"])[-1])
+
+
+def _check_counts(want: dict[str, int], state: dict[str, Any], _legal: list[str] | None) -> list[Mismatch]:
+    return _per_place(want, "cards in", lambda p: len(state["piles"][parse_place(p)]))
+
+
+def _check_hidden(want: dict[str, int], state: dict[str, Any], _legal: list[str] | None) -> list[Mismatch]:
+    return _per_place(want, "face-down cards in", lambda p: state.get("hidden", [0] * 16)[parse_place(p)])
+
+
+def _foundation_key(text: str) -> str:
+    return place_text(parse_place(text))
+
+
+def _check_foundations(want: dict[str, str], state: dict[str, Any], _legal: list[str] | None) -> list[Mismatch]:
+    norm = {_foundation_key(k): _norm_cards(v) for k, v in want.items()}
+    return _per_place(norm, "top of foundation", lambda f: state["foundations"].get(f))
+
+
+def _foundation_size(state: dict[str, Any], key: str) -> int:
+    rank = parse_index(state["foundations"][key]) % 13 + 1
+    return rank if key.startswith("A") else KING + 1 - rank
+
+
+def _check_foundation_counts(want: dict[str, int], state: dict[str, Any], _legal: list[str] | None) -> list[Mismatch]:
+    norm = {_foundation_key(k): v for k, v in want.items()}
+    return _per_place(norm, "cards on foundation", lambda f: _foundation_size(state, f))
+
+
+def _check_held(want: str, state: dict[str, Any], _legal: list[str] | None) -> list[Mismatch]:
+    canon, actual = _norm_cards(want), ",".join(state.get("held", [])) or "-"
+    return [] if canon == actual else [Mismatch("held", canon, actual)]
+
+
+def _scalar(key: str) -> Any:
+    def check(want: Any, state: dict[str, Any], _legal: list[str] | None) -> list[Mismatch]:
+        return [] if state.get(key) == want else [Mismatch(key, want, state.get(key))]
+    return check
+
+
+def _check_legal(want: list[str], state: dict[str, Any], legal: list[str] | None) -> list[Mismatch]:
+    canon = sorted(str(Action.from_text(a)) for a in want)
+    actual = sorted(str(Action.from_text(a)) for a in legal or [])
+    return [] if canon == actual else [Mismatch("legal moves", canon, actual)]
+
+
+_CHECKS: dict[str, Any] = {
+    "position": _check_position, "piles": _check_piles, "tops": _check_tops, "counts": _check_counts,
+    "hidden": _check_hidden, "foundations": _check_foundations, "foundation_counts": _check_foundation_counts,
+    "held": _check_held, "legal_moves": _check_legal,
+    **{k: _scalar(k) for k in ("moves", "reshuffles", "status", "foundation_cards", "undo", "selected")},
+}
+
+
+def canonical_action(text: str) -> str:
+    """An action's canonical text (NotationError for bad text)."""
+    try:
+        return str(Action.from_text(text))
+    except NotationError:
+        return text
