@@ -40,6 +40,23 @@ def lint_scenario(sc: Scenario) -> Iterator[ScenarioError]:
         yield from _lint_profile(sc, name, fault)
     for step in sc.steps:
         yield from _lint_step(sc, step)
+    yield from _lint_features(sc)
+
+
+_STATE_FEATURES = {"undo": "undo", "selected": "selection", "legal_moves": "legal-moves"}
+_ACTION_FEATURES = {"undo": "undo", "tap": "tap", "drop": "drop"}
+
+
+def _lint_features(sc: Scenario) -> Iterator[ScenarioError]:
+    """A scenario that checks an optional capability must declare it in ``features``."""
+    needed: set[str] = set()
+    states = [sc.given_state, *sc.given_by_profile.values()]
+    for step in sc.steps:
+        needed.add(_ACTION_FEATURES.get(step.action.split()[0].lower(), ""))
+        states += [step.expect.state, *(e.state for e in step.by_profile.values())]
+    needed.update(_STATE_FEATURES[k] for state in states for k in state if k in _STATE_FEATURES)
+    for feature in sorted(needed - set(sc.features) - {""}):
+        yield ScenarioError(sc.file, sc.line, f"{sc.id}: $.features", f"uses {feature!r} but does not list it in features")
 
 
 def _lint_profile(sc: Scenario, name: str, fault: object) -> Iterator[ScenarioError]:
