@@ -1,0 +1,199 @@
+"""The ``crescent-ref`` command: draw a table, play actions on it, list the rule profiles.
+
+    crescent-ref show CR1-N-AAAAAAB --profile morehead-1949
+    crescent-ref play --profile app --code CR1-N-AAAAAAB p8-A♠ "tap p5" reshuffle
+    crescent-ref profiles [NAME]
+
+Subcommands live in ``COMMANDS``: a name maps to a ``Command`` (help text, a function that adds
+its arguments to an argparse parser, and a function that runs it and returns the exit code).
+Adding one is an entry in that dict. Exit codes: 0 done, 1 an action was refused, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from crescent_ref.actions import Action, place_text
+from crescent_ref.errors import CrescentError
+from crescent_ref.game import Game, Outcome
+from crescent_ref.messages import LANGUAGES, message
+from crescent_ref.position import Position
+from crescent_ref.profiles import base_names, get_profile, variant_names
+from crescent_ref.render import pile_lines, render, status_line
+from crescent_ref.spec_files import load_yaml
+
+OK, REFUSED, BAD_INPUT = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its help, how it adds its arguments, and what it runs."""
+
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def load_game(profile: str, code: str | None = None, position: str | None = None) -> Game:
+    """A game dealt from ``code`` or set up from a ``position`` text (NotationError on bad text)."""
+    if code is not None:
+        return Game.deal(profile, code)
+    return Game(profile, Position.from_text(position or ""))
+
+
+def table(game: Game) -> str:
+    """The drawn table and its status line."""
+    selected = place_text(game.selected) if game.selected is not None else None
+    return render(game.position) + "\n\n" + status_line(game.profile, game.position, selected)
+
+
+# --- show -------------------------------------------------------------------------------------
+
+
+def configure_show(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", metavar="CODE|POSITION",
+                        help="a game code (CR1-N-AAAAAAB) or a position in its text form (quoted)")
+    parser.add_argument("--profile", default="app", help="rule profile, e.g. app, open+closed (default: app)")
+    parser.add_argument("--piles", action="store_true", help="also list every pile's cards, bottom to top")
+    parser.add_argument("--text", action="store_true", help="also print the position's text form")
+
+
+def run_show(args: argparse.Namespace) -> int:
+    is_position = ":" in args.game
+    game = load_game(args.profile, None if is_position else args.game, args.game if is_position else None)
+    print(table(game))
+    if args.piles:
+        print("\n" + "\n".join(pile_lines(game.position)))
+    if args.text:
+        print("\n" + game.position.to_text())
+    return OK
+
+
+# --- play -------------------------------------------------------------------------------------
+
+
+def configure_play(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--profile", required=True, help="rule profile, e.g. app, open+closed")
+    start = parser.add_mutually_exclusive_group(required=True)
+    start.add_argument("--code", help="deal this game code, e.g. CR1-N-AAAAAAB")
+    start.add_argument("--position", help="start from this position text (quoted)")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of refusal messages")
+    parser.add_argument("actions", nargs="*", metavar="ACTION",
+                        help="actions in order: p10-p14, p5-A♠, reshuffle, undo, 'tap p5', 'drop p5'")
+
+
+def join_words(words: list[str]) -> list[str]:
+    """Rejoin ``tap p5`` / ``drop p5`` given as two arguments."""
+    joined: list[str] = []
+    for word in words:
+        if joined and joined[-1].lower() in ("tap", "drop"):
+            joined[-1] += " " + word
+        else:
+            joined.append(word)
+    return joined
+
+
+def outcome_line(number: int, outcome: Outcome, lang: str) -> str:
+    """``1. p8-A♠: accepted (move) p8-A♠`` or ``2. p5-A♠: rejected (wrong-suit) Must be the same suit.``"""
+    if not outcome.accepted:
+        reason = outcome.reason or ""
+        return f"{number}. {outcome.action}: rejected ({reason}) {message(reason, lang)}"
+    made = " ".join(str(m) for m in outcome.moves)
+    return f"{number}. {outcome.action}: accepted ({outcome.effect})" + (f" {made}" if made else "")
+
+
+def run_play(args: argparse.Namespace) -> int:
+    game = load_game(args.profile, args.code, args.position)
+    actions = [Action.from_text(text) for text in join_words(args.actions)]
+    refused = False
+    for number, action in enumerate(actions, 1):
+        outcome = game.apply(action)
+        refused = refused or not outcome.accepted
+        print(outcome_line(number, outcome, args.lang))
+    print(("\n" if actions else "") + table(game))
+    return REFUSED if refused else OK
+
+
+# --- profiles ---------------------------------------------------------------------------------
+
+
+def configure_profiles(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", nargs="?", help="show this one profile, variants included (e.g. open+four)")
+
+
+def yaml_value(value: Any) -> str:
+    """A parameter value written as in profiles.yaml."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
+def entry_lines(name: str, summary: str, values: dict[str, Any]) -> list[str]:
+    """A profile or variant: name and summary, then its parameters wrapped and indented."""
+    params = " ".join(f"{key}={yaml_value(value)}" for key, value in values.items())
+    indent = " " * 4
+    return [f"  {name:15} {summary}", *textwrap.wrap(params, 100, initial_indent=indent, subsequent_indent=indent)]
+
+
+def profile_listing() -> list[str]:
+    """Every base profile and every variant with the parameters it sets."""
+    data = load_yaml("profiles.yaml")
+    lines = ["Base profiles:"]
+    for name in base_names():
+        lines += entry_lines(name, data["profiles"][name]["summary"], get_profile(name).parameters())
+    lines += ["", "Variants (add to a base profile with '+', e.g. open+four+closed):"]
+    for name in variant_names():
+        entry = data["variants"][name]
+        lines += entry_lines(name, entry["summary"], {k: v["value"] for k, v in entry["parameters"].items()})
+    return lines
+
+
+def run_profiles(args: argparse.Namespace) -> int:
+    if args.name:
+        profile = get_profile(args.name)
+        print(profile.name)
+        print("\n".join(f"  {key} = {yaml_value(value)}" for key, value in profile.parameters().items()))
+    else:
+        print("\n".join(profile_listing()))
+    return OK
+
+
+# --- entry point ------------------------------------------------------------------------------
+
+COMMANDS: dict[str, Command] = {
+    "show": Command("draw the table of a game code or a position", configure_show, run_show),
+    "play": Command("apply actions one by one and report each outcome", configure_play, run_play),
+    "profiles": Command("list the rule profiles and variants with their parameters", configure_profiles,
+                        run_profiles),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser, one subparser per entry of COMMANDS."""
+    parser = argparse.ArgumentParser(prog="crescent-ref", description="Crescent reference engine.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, command in COMMANDS.items():
+        command.configure(sub.add_parser(name, help=command.help, description=command.help))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``crescent-ref``; returns the exit code (0 done, 1 an action refused, 2 bad input)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else BAD_INPUT
+    try:
+        return COMMANDS[args.command].run(args)
+    except CrescentError as err:
+        print(f"crescent-ref: {err}", file=sys.stderr)
+        return BAD_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())
