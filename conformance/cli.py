@@ -61,14 +61,14 @@ def _run(args: argparse.Namespace) -> int:
     bad = [r for r in results if r.verdict in ("failed", "errored")]
     if not args.quiet:
         for r in bad:
-            print(format_failure(r, args.cmd and f'--cmd "{args.cmd}"' or args.impl) + "\n")
+            print(format_failure(r, f'--cmd "{args.cmd}"' if args.cmd else f"--impl {args.impl}") + "\n")
     print("\n".join(area_summary(results)))
     counts = {v: sum(r.verdict == v for r in results) for v in ("passed", "failed", "skipped", "errored")}
     print(f"{info.name} {info.version}: " + ", ".join(f"{n} {v}" for v, n in counts.items())
           + f" in {time.perf_counter() - began:.2f}s")
     if args.report:
         complete = not (args.profile or args.id)
-        write_report(args.report, report_header(info, sorted({p for _, p in pairs}), complete, "1"), results)
+        write_report(args.report, report_header(info, sorted({p for _, p in pairs}), complete), results)
     return 1 if bad else 0
 
 

@@ -1,4 +1,238 @@
-"""pytest plugin entry point (registered as ``crescent`` through ``pytest11``).
+"""The pytest plugin (entry point ``crescent`` in ``pytest11``): the corpus as pytest items.
 
-Inert unless one of its options is given; see conformance/pytest_plugin.py once written.
+Inert unless ``--crescent-impl``, ``--crescent-cmd`` or an ini twin is set. Then every scenario of
+the shipped corpus (and of ``--crescent-scenarios`` folders) becomes one item per profile, in a
+stable sorted order, named ``<id>[<profile>]`` under ``crescent/<file>``.
 """
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.adapter import Adapter, AdapterError, Info
+from conformance.corpus import load_corpus
+from conformance.expectations import Expectations, load_expectations, write_expectations
+from conformance.report import area_summary_records, format_failure, report_header_records, write_records
+from conformance.runner import Result, run_scenario
+from conformance.scenarios import Scenario
+from conformance.session import make_adapter
+
+OPTIONS = {
+    "impl": "implementation in-process: 'reference' or module:factory",
+    "cmd": "command line of an implementation speaking the stdio protocol",
+    "profile": "run only these profiles (comma-separated; base or base+variants)",
+    "expectations": "file of known deviations by scenario id (expected failures, strict)",
+    "write_expectations": "write the deviations of this run to this file",
+    "report": "write the JSON report to this file",
+    "scenarios": "extra scenario folders (comma-separated)",
+    "timeout": "seconds per stdio request (default 10)",
+}
+_ADAPTER = pytest.StashKey[Adapter]()
+_RECORDS = pytest.StashKey[list[dict[str, Any]]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Options in a ``crescent`` group, each with an ini twin ``crescent_<name>``."""
+    group = parser.getgroup("crescent", "Crescent conformance kit")
+    for name, help_text in OPTIONS.items():
+        flag = "--crescent-" + name.replace("_", "-")
+        group.addoption(flag, dest=f"crescent_{name}", default=None, help=help_text)
+        parser.addini(f"crescent_{name}", help_text, default=None)
+    group.addoption("--crescent-validate-protocol", dest="crescent_validate_protocol", action="store_true",
+                    default=None, help="check every stdio message against spec/schema/protocol.schema.json")
+    parser.addini("crescent_validate_protocol", "check every stdio message against the schema", type="bool", default=False)
+
+
+def option(config: pytest.Config, name: str) -> Any:
+    """A crescent option's value: the command line first, then the ini file."""
+    value = config.getoption(f"crescent_{name}")
+    return value if value is not None else config.getini(f"crescent_{name}")
+
+
+def active(config: pytest.Config) -> bool:
+    """The plugin does anything only when an implementation is named."""
+    return bool(option(config, "impl") or option(config, "cmd"))
+
+
+def _split(value: Any) -> list[str]:
+    return [v.strip() for v in str(value or "").split(",") if v.strip()]
+
+
+class ScenarioFile(pytest.File):
+    """One scenario file; its items are the scenarios in each of their profiles."""
+
+    scenarios: list[Scenario]
+
+    def collect(self) -> Iterator[pytest.Item]:
+        wanted = _split(option(self.config, "profile"))
+        for sc in self.scenarios:
+            for profile in sc.profiles:
+                if not wanted or profile in wanted or profile.split("+")[0] in wanted:
+                    yield ScenarioItem.from_parent(self, name=f"{sc.id}[{profile}]", scenario=sc, profile=profile)
+
+
+class ScenarioItem(pytest.Item):
+    """One scenario in one profile. Run in setup, so an errored adapter shows as a pytest error."""
+
+    def __init__(self, *, scenario: Scenario, profile: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.scenario = scenario
+        self.profile = profile
+        self.result: Result | None = None
+        self.add_marker(getattr(pytest.mark, scenario.area.replace("-", "_")))
+
+    def setup(self) -> None:
+        adapter = self.config.stash[_ADAPTER]
+        try:
+            info = _info(self.config)
+        except AdapterError as err:
+            info = Info("?", "?", "?", ())
+            self.result = Result(self.scenario, self.profile, "errored", f"handshake failed: {err}")
+        else:
+            self.result = run_scenario(adapter, info, self.scenario, self.profile)
+        self.user_properties.append(("crescent", json.dumps(_record(self.result, info))))
+        if self.result.verdict == "skipped":
+            pytest.skip(self.result.detail)
+        if self.result.verdict == "errored":
+            raise ScenarioErrored(self.result)
+
+    def runtest(self) -> None:
+        if self.result is not None and self.result.verdict == "failed":
+            raise ScenarioFailed(self.result)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, ScenarioFailed | ScenarioErrored):
+            return format_failure(excinfo.value.result, _impl_label(self.config))
+        return str(super().repr_failure(excinfo))
+
+    def _repr_failure_py(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        """Setup-phase errors (errored scenarios) are shown like failures, not as tracebacks."""
+        if isinstance(excinfo.value, ScenarioFailed):
+            return format_failure(excinfo.value.result, _impl_label(self.config))
+        return super()._repr_failure_py(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return Path(self.scenario.file), self.scenario.line - 1, f"{self.scenario.id} [{self.profile}]"
+
+
+class ScenarioFailed(Exception):
+    """The implementation deviated from the scenario."""
+
+    def __init__(self, result: Result) -> None:
+        super().__init__(result.key)
+        self.result = result
+
+
+class ScenarioErrored(ScenarioFailed):
+    """The implementation could not run the scenario (crash, hang, garbage, refused position)."""
+
+
+def _impl_label(config: pytest.Config) -> str:
+    cmd = option(config, "cmd")
+    return f'--cmd "{cmd}"' if cmd else f"--impl {option(config, 'impl')}"
+
+
+def _info(config: pytest.Config) -> Info:
+    adapter = config.stash[_ADAPTER]
+    cached: Info | None = getattr(adapter, "_crescent_info", None)
+    if cached is None:
+        cached = adapter.info()
+        setattr(adapter, "_crescent_info", cached)
+    return cached
+
+
+def _record(result: Result, info: Info) -> dict[str, Any]:
+    from conformance.report import result_record
+
+    return {**result_record(result), "implementation": {"name": info.name, "version": info.version, "language": info.language}}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Start the adapter (one per process, so one per xdist worker) and register markers."""
+    config.addinivalue_line("markers", "crescent: a Crescent conformance scenario")
+    if not active(config):
+        return
+    from conformance.stdio import StdioAdapter
+
+    adapter = make_adapter(option(config, "impl"), option(config, "cmd"), float(option(config, "timeout") or 10))
+    if isinstance(adapter, StdioAdapter):
+        adapter.validate = bool(option(config, "validate_protocol"))
+    config.stash[_ADAPTER] = adapter
+    config.stash[_RECORDS] = []
+    for area in _areas():
+        config.addinivalue_line("markers", f"{area.replace('-', '_')}: scenarios of rule area {area}")
+
+
+def _areas() -> list[str]:
+    from crescent_ref.spec_files import load_yaml
+
+    return list(load_yaml("vocabulary.yaml")["areas"])
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop the adapter."""
+    adapter = config.stash.get(_ADAPTER, None)
+    if adapter is not None:
+        adapter.close()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Add the corpus's items (before -k, -m and --lf select among them) and mark expected failures."""
+    if not active(config):
+        return
+    extra = [Path(p) for p in _split(option(config, "scenarios"))]
+    by_file: dict[str, list[Scenario]] = {}
+    for sc in load_corpus(extra):
+        by_file.setdefault(sc.file, []).append(sc)
+    expectations = load_expectations(option(config, "expectations"))
+    for file, scenarios in by_file.items():
+        node = ScenarioFile.from_parent(session, path=Path(file), nodeid=f"crescent/{Path(file).name}")
+        node.scenarios = scenarios
+        for item in node.collect():
+            _expect(item, expectations)
+            items.append(item)
+
+
+def _expect(item: pytest.Item, expectations: Expectations) -> None:
+    assert isinstance(item, ScenarioItem)
+    why = expectations.reason_for(item.scenario.id, item.profile)
+    if why is not None:
+        item.add_marker(pytest.mark.xfail(reason=f"known deviation: {why}", strict=True, raises=ScenarioFailed))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Gather the scenario records (from this process or from xdist workers)."""
+    for name, value in report.user_properties:
+        if name == "crescent" and report.when in ("setup", "call") and _keep(report):
+            _CONTROLLER_RECORDS.append(json.loads(str(value)))
+
+
+_CONTROLLER_RECORDS: list[dict[str, Any]] = []
+
+
+def _keep(report: pytest.TestReport) -> bool:
+    """One record per item: from setup when it ended there, else from call."""
+    return report.when == "call" or report.outcome != "passed"
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Per rule area counts; then write the JSON report and the expectations file if asked."""
+    if not active(config) or not _CONTROLLER_RECORDS:
+        return
+    records = sorted(_CONTROLLER_RECORDS, key=lambda r: (r["file"], r["line"], r["profile"]))
+    terminalreporter.write_sep("=", "Crescent conformance by rule area")
+    for line in area_summary_records(records):
+        terminalreporter.write_line(line)
+    complete = not (config.getoption("keyword") or config.getoption("markexpr") or option(config, "profile")
+                    or config.getoption("maxfail") or config.getoption("lf", False)
+                    or terminalreporter.stats.get("deselected"))
+    if option(config, "report"):
+        write_records(Path(option(config, "report")), report_header_records(records, complete), records)
+    if option(config, "write_expectations"):
+        write_expectations(Path(option(config, "write_expectations")), records)

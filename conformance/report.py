@@ -15,6 +15,8 @@ from conformance.adapter import Info
 from conformance.runner import Result
 from crescent_ref.position import FIELDS
 
+CORPUS_VERSION = "1"
+
 
 def position_lines(text: str) -> list[str]:
     """A position text split one field, and one pile, a line (for diffs)."""
@@ -35,11 +37,11 @@ def state_diff(expected: str, actual: str) -> list[str]:
 
 
 def replay_command(result: Result, impl: str) -> str:
-    """One command that re-runs just this scenario in this profile."""
-    return f"crescent-conformance run --impl {impl} --profile {result.profile} --id {result.scenario.id}"
+    """One command that re-runs just this scenario in this profile (``impl``: ``--impl X`` or ``--cmd "..."``)."""
+    return f"crescent-conformance run {impl} --profile {result.profile} --id {result.scenario.id}"
 
 
-def format_failure(result: Result, impl: str = "reference") -> str:
+def format_failure(result: Result, impl: str = "--impl reference") -> str:
     """A failure as the reader of the scenario wants it: id, place, step, expected against actual."""
     sc, fail = result.scenario, result.failure
     head = [f"scenario {sc.id} [{result.profile}] {result.verdict.upper()}: {sc.title}"]
@@ -85,7 +87,7 @@ def result_record(result: Result) -> dict[str, Any]:
     return record
 
 
-def report_header(info: Info, profiles: list[str], complete: bool, corpus_version: str) -> dict[str, Any]:
+def report_header(info: Info, profiles: list[str], complete: bool, corpus_version: str = CORPUS_VERSION) -> dict[str, Any]:
     """The JSON report's header."""
     return {
         "kit_version": conformance.__version__, "corpus_version": corpus_version,
@@ -95,20 +97,37 @@ def report_header(info: Info, profiles: list[str], complete: bool, corpus_versio
     }
 
 
-def write_report(path: Path, header: dict[str, Any], results: Iterable[Result]) -> None:
+def report_header_records(records: list[dict[str, Any]], complete: bool) -> dict[str, Any]:
+    """The header from records that carry their implementation (the pytest plugin's case)."""
+    impl = records[0].get("implementation", {}) if records else {}
+    info = Info(impl.get("name", "?"), impl.get("version", "?"), impl.get("language", "?"), ())
+    return report_header(info, sorted({r["profile"] for r in records}), complete)
+
+
+def write_records(path: Path, header: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """Write the JSON report atomically (a temporary file renamed into place)."""
-    records = [result_record(r) for r in results]
-    body = {**header, "summary": dict(Counter(r["verdict"] for r in records)), "results": records}
+    body = {**header, "summary": dict(Counter(r["verdict"] for r in records)),
+            "results": [{k: v for k, v in r.items() if k != "implementation"} for r in records]}
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(body, ensure_ascii=False, indent=1), encoding="utf-8")
     tmp.replace(path)
 
 
-def area_summary(results: Iterable[Result]) -> list[str]:
-    """One line per rule area: passed / failed / skipped / errored counts."""
+def write_report(path: Path, header: dict[str, Any], results: Iterable[Result]) -> None:
+    """Write the JSON report of a list of results."""
+    write_records(path, header, [result_record(r) for r in results])
+
+
+def area_summary_records(records: Iterable[dict[str, Any]]) -> list[str]:
+    """One line per rule area: passed / failed / skipped / errored / xfailed counts."""
     table: dict[str, Counter[str]] = {}
-    for r in results:
-        table.setdefault(r.scenario.area, Counter())[r.verdict] += 1
+    for r in records:
+        table.setdefault(r["area"], Counter())[r["verdict"]] += 1
     width = max((len(a) for a in table), default=4)
-    return [f"{area:<{width}}  " + "  ".join(f"{v} {c[v]}" for v in ("passed", "failed", "skipped", "errored") if c[v])
+    return [f"{area:<{width}}  " + "  ".join(f"{c[v]} {v}" for v in ("passed", "failed", "skipped", "errored") if c[v])
             for area, c in sorted(table.items())]
+
+
+def area_summary(results: Iterable[Result]) -> list[str]:
+    """Per-area counts of a list of results."""
+    return area_summary_records(result_record(r) for r in results)

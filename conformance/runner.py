@@ -68,6 +68,8 @@ def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str)
         return Result(scenario, profile, "errored", f"implementation refused to load the given position: {err}")
     except AdapterError as err:
         return Result(scenario, profile, "errored", str(err))
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        return Result(scenario, profile, "errored", f"implementation's reply could not be read: {type(err).__name__}: {err}")
     verdict: Verdict = "failed" if failure else "passed"
     return Result(scenario, profile, verdict, failure=failure, seconds=time.perf_counter() - began)
 

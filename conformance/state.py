@@ -8,37 +8,10 @@ from typing import Any
 from crescent_ref.actions import Action, parse_place, place_text
 from crescent_ref.cards import CARD_TEXT, KING, parse_index
 from crescent_ref.errors import NotationError
-from crescent_ref.game import Game
 from crescent_ref.position import Position
+from crescent_ref.state_json import FOUNDATIONS, game_state, position_state
 
-FOUNDATIONS = ("A♠", "A♥", "A♦", "A♣", "K♠", "K♥", "K♦", "K♣")
-
-
-def game_state(game: Game) -> dict[str, Any]:
-    """The canonical state JSON of a reference game."""
-    pos = game.position
-    return {
-        **position_state(pos),
-        "status": game.status(),
-        "undo": len(game.history),
-        "selected": place_text(game.selected) if game.selected is not None else None,
-    }
-
-
-def position_state(pos: Position) -> dict[str, Any]:
-    """The position part of the canonical state JSON."""
-    tops = [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.up)]
-    tops += [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.down)]
-    return {
-        "piles": [[CARD_TEXT[c] for c in pile] for pile in pos.piles],
-        "hidden": list(pos.hidden),
-        "foundations": dict(zip(FOUNDATIONS, tops)),
-        "held": [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.held) if r],
-        "reshuffles": pos.reshuffles,
-        "moves": pos.moves,
-        "foundation_cards": pos.foundation_count(),
-    }
-
+__all__ = ["FOUNDATIONS", "Mismatch", "compare", "game_state", "position_state", "state_position", "state_text"]
 
 def state_position(state: dict[str, Any]) -> Position:
     """Rebuild a Position from a canonical state JSON (for diffs and replays)."""

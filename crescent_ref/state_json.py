@@ -1,0 +1,37 @@
+"""The canonical state JSON of spec/interpreting.md, as the reference engine reports it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crescent_ref.actions import place_text
+from crescent_ref.cards import CARD_TEXT
+from crescent_ref.game import Game
+from crescent_ref.position import Position
+
+FOUNDATIONS = ("A♠", "A♥", "A♦", "A♣", "K♠", "K♥", "K♦", "K♣")
+
+
+def game_state(game: Game) -> dict[str, Any]:
+    """The canonical state JSON of a game: its position plus status, undo depth and selection."""
+    return {
+        **position_state(game.position),
+        "status": game.status(),
+        "undo": len(game.history),
+        "selected": place_text(game.selected) if game.selected is not None else None,
+    }
+
+
+def position_state(pos: Position) -> dict[str, Any]:
+    """The position part of the canonical state JSON."""
+    tops = [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.up)]
+    tops += [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.down)]
+    return {
+        "piles": [[CARD_TEXT[c] for c in pile] for pile in pos.piles],
+        "hidden": list(pos.hidden),
+        "foundations": dict(zip(FOUNDATIONS, tops)),
+        "held": [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.held) if r],
+        "reshuffles": pos.reshuffles,
+        "moves": pos.moves,
+        "foundation_cards": pos.foundation_count(),
+    }
