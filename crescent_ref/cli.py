@@ -56,6 +56,7 @@ def table(game: Game) -> str:
 
 
 def configure_show(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``show``: a code or position, the profile, what to add under the table."""
     parser.add_argument("game", metavar="CODE|POSITION",
                         help="a game code (CR1-N-AAAAAAB) or a position in its text form (quoted)")
     parser.add_argument("--profile", default="app", help="rule profile, e.g. app, open+closed (default: app)")
@@ -64,6 +65,7 @@ def configure_show(parser: argparse.ArgumentParser) -> None:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    """Draw the table; a text with a colon is a position, anything else a game code."""
     is_position = ":" in args.game
     game = load_game(args.profile, None if is_position else args.game, args.game if is_position else None)
     print(table(game))
@@ -78,6 +80,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def configure_play(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``play``: profile, starting point, message language, the actions."""
     parser.add_argument("--profile", required=True, help="rule profile, e.g. app, open+closed")
     start = parser.add_mutually_exclusive_group(required=True)
     start.add_argument("--code", help="deal this game code, e.g. CR1-N-AAAAAAB")
@@ -108,6 +111,7 @@ def outcome_line(number: int, outcome: Outcome, lang: str) -> str:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    """Apply every action (all parsed first), one line each, then the final table."""
     game = load_game(args.profile, args.code, args.position)
     actions = [Action.from_text(text) for text in join_words(args.actions)]
     refused = False
@@ -123,6 +127,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def configure_profiles(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``profiles``: an optional profile name."""
     parser.add_argument("name", nargs="?", help="show this one profile, variants included (e.g. open+four)")
 
 
@@ -154,6 +159,7 @@ def profile_listing() -> list[str]:
 
 
 def run_profiles(args: argparse.Namespace) -> int:
+    """List every profile and variant, or the parameters of one named profile."""
     if args.name:
         profile = get_profile(args.name)
         print(profile.name)
