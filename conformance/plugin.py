@@ -33,7 +33,7 @@ OPTIONS = {
     "timeout": "seconds per stdio request (default 10)",
 }
 _ADAPTER = pytest.StashKey[Adapter]()
-_RECORDS = pytest.StashKey[list[dict[str, Any]]]()
+_INFO = pytest.StashKey[Info]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -43,9 +43,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         flag = "--crescent-" + name.replace("_", "-")
         group.addoption(flag, dest=f"crescent_{name}", default=None, help=help_text)
         parser.addini(f"crescent_{name}", help_text, default=None)
-    group.addoption("--crescent-validate-protocol", dest="crescent_validate_protocol", action="store_true",
-                    default=None, help="check every stdio message against spec/schema/protocol.schema.json")
-    parser.addini("crescent_validate_protocol", "check every stdio message against the schema", type="bool", default=False)
+    group.addoption(
+        "--crescent-validate-protocol",
+        dest="crescent_validate_protocol",
+        action="store_true",
+        default=None,
+        help="check every stdio message against spec/schema/protocol.schema.json",
+    )
+    parser.addini(
+        "crescent_validate_protocol", "check every stdio message against the schema", type="bool", default=False
+    )
 
 
 def option(config: pytest.Config, name: str) -> Any:
@@ -138,18 +145,19 @@ def _impl_label(config: pytest.Config) -> str:
 
 
 def _info(config: pytest.Config) -> Info:
-    adapter = config.stash[_ADAPTER]
-    cached: Info | None = getattr(adapter, "_crescent_info", None)
-    if cached is None:
-        cached = adapter.info()
-        setattr(adapter, "_crescent_info", cached)
-    return cached
+    """The adapter's handshake answer, asked once per process."""
+    if _INFO not in config.stash:
+        config.stash[_INFO] = config.stash[_ADAPTER].info()
+    return config.stash[_INFO]
 
 
 def _record(result: Result, info: Info) -> dict[str, Any]:
     from conformance.report import result_record
 
-    return {**result_record(result), "implementation": {"name": info.name, "version": info.version, "language": info.language}}
+    return {
+        **result_record(result),
+        "implementation": {"name": info.name, "version": info.version, "language": info.language},
+    }
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -163,7 +171,6 @@ def pytest_configure(config: pytest.Config) -> None:
     if isinstance(adapter, StdioAdapter):
         adapter.validate = bool(option(config, "validate_protocol"))
     config.stash[_ADAPTER] = adapter
-    config.stash[_RECORDS] = []
     for area in _areas():
         config.addinivalue_line("markers", f"{area.replace('-', '_')}: scenarios of rule area {area}")
 
@@ -229,9 +236,14 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     terminalreporter.write_sep("=", "Crescent conformance by rule area")
     for line in area_summary_records(records):
         terminalreporter.write_line(line)
-    complete = not (config.getoption("keyword") or config.getoption("markexpr") or option(config, "profile")
-                    or config.getoption("maxfail") or config.getoption("lf", False)
-                    or terminalreporter.stats.get("deselected"))
+    complete = not (
+        config.getoption("keyword")
+        or config.getoption("markexpr")
+        or option(config, "profile")
+        or config.getoption("maxfail")
+        or config.getoption("lf", False)
+        or terminalreporter.stats.get("deselected")
+    )
     if option(config, "report"):
         write_records(Path(option(config, "report")), report_header_records(records, complete), records)
     if option(config, "write_expectations"):
