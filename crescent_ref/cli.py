@@ -176,7 +176,16 @@ COMMANDS: dict[str, Command] = {
     "play": Command("apply actions one by one and report each outcome", configure_play, run_play),
     "profiles": Command("list the rule profiles and variants with their parameters", configure_profiles,
                         run_profiles),
+    "serve": Command("serve the engine over the stdio adapter protocol (spec/protocol.md)", lambda p: None,
+                     lambda a: run_serve()),
 }
+
+
+def run_serve() -> int:
+    """``crescent-ref serve``: JSON lines on stdin and stdout until ``stop``."""
+    from crescent_ref.serve import main as serve_main
+
+    return serve_main()
 
 
 def build_parser() -> argparse.ArgumentParser:
