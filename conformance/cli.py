@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+from conformance.adapter import AdapterError, Info
 from conformance.corpus import iter_lint, load_corpus
-from conformance.report import area_summary, format_failure, report_header, write_report
-from conformance.runner import Result, run_scenario
+from conformance.report import area_summary, area_summary_records, format_failure, report_header, write_report
+from conformance.runner import Result, run_scenario, why_skip
+from conformance.scenarios import Scenario
 from conformance.session import make_adapter, plan
 from crescent_ref.errors import CrescentError
 
@@ -30,6 +34,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=float, default=10.0, help="seconds per request (stdio)")
     run.add_argument("--report", type=Path, help="write the JSON report here")
     run.add_argument("-q", "--quiet", action="store_true", help="only the summary")
+    smoke = sub.add_parser("smoke", help="a quick health check of an adapter: handshake and one scenario per area")
+    smoke.add_argument("--impl", default="reference", help="'reference' or module:factory (in-process)")
+    smoke.add_argument("--cmd", help="command line of a stdio implementation")
+    smoke.add_argument("--timeout", type=float, default=10.0, help="seconds per request (stdio)")
+    rep = sub.add_parser("report", help="render a JSON report as text")
+    rep.add_argument("file", type=Path, help="the JSON report")
     lst = sub.add_parser("list", help="list scenarios (id, profiles, title)")
     _common(lst)
     lint = sub.add_parser("lint", help="check every scenario file against the schema and vocabulary")
@@ -41,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     args = _parser().parse_args(argv)
     try:
-        return {"run": _run, "list": _list, "lint": _lint}[args.command](args)
+        commands = {"run": _run, "list": _list, "lint": _lint, "smoke": _smoke, "report": _report}
+        return commands[args.command](args)
     except CrescentError as err:
         print(f"crescent-conformance: {err}", file=sys.stderr)
         return 2
@@ -64,12 +75,83 @@ def _run(args: argparse.Namespace) -> int:
             print(format_failure(r, f'--cmd "{args.cmd}"' if args.cmd else f"--impl {args.impl}") + "\n")
     print("\n".join(area_summary(results)))
     counts = {v: sum(r.verdict == v for r in results) for v in ("passed", "failed", "skipped", "errored")}
-    print(f"{info.name} {info.version}: " + ", ".join(f"{n} {v}" for v, n in counts.items())
-          + f" in {time.perf_counter() - began:.2f}s")
+    print(
+        f"{info.name} {info.version}: "
+        + ", ".join(f"{n} {v}" for v, n in counts.items())
+        + f" in {time.perf_counter() - began:.2f}s"
+    )
     if args.report:
         complete = not (args.profile or args.id)
         write_report(args.report, report_header(info, sorted({p for _, p in pairs}), complete), results)
     return 1 if bad else 0
+
+
+def _smoke(args: argparse.Namespace) -> int:
+    """Handshake, then the first scenario of each area in a profile the adapter supports."""
+    adapter = make_adapter(args.impl, args.cmd, args.timeout)
+    try:
+        info = adapter.info()
+        print(
+            f"handshake: {info.name} {info.version} ({info.language}); profiles {', '.join(info.profiles)}; "
+            f"capabilities {', '.join(sorted(info.capabilities)) or 'none'}"
+        )
+        results = [run_scenario(adapter, info, sc, p) for sc, p in _smoke_plan(info)]
+    except AdapterError as err:
+        print(f"SMOKE FAILED: the adapter does not complete the handshake: {err}")
+        return 1
+    finally:
+        adapter.close()
+    return _smoke_verdict(results)
+
+
+def _smoke_plan(info: Info) -> list[tuple[Scenario, str]]:
+    chosen: dict[str, tuple[Scenario, str]] = {}
+    for sc in load_corpus():
+        profile = next((p for p in sc.profiles if info.supports(p) is None), None)
+        if profile and sc.area not in chosen and why_skip(info, sc, profile) is None:
+            chosen[sc.area] = (sc, profile)
+    return list(chosen.values())
+
+
+def _smoke_verdict(results: list[Result]) -> int:
+    for r in results:
+        print(f"  {r.verdict:<8} {r.key:<36} {r.detail or (r.failure and str(r.failure.mismatches[0])) or ''}")
+    good = sum(r.verdict == "passed" for r in results)
+    if results and not good:
+        print(
+            f"SMOKE FAILED: the adapter failed all {len(results)} scenarios; check its state JSON and actions "
+            "against spec/protocol.md before a full run"
+        )
+        return 1
+    print(f"smoke: {good} of {len(results)} scenarios passed")
+    return 0 if good == len(results) else 1
+
+
+def _report(args: argparse.Namespace) -> int:
+    """Print a JSON report: header, per-area counts, each failure."""
+    data = json.loads(args.file.read_text(encoding="utf-8"))
+    impl = data["implementation"]
+    print(
+        f"{impl['name']} {impl['version']} ({impl['language']}) — kit {data['kit_version']}, "
+        f"corpus {data['corpus_version']}, {data['time']}, {'complete' if data['complete'] else 'PARTIAL'} run"
+    )
+    print("\n".join(area_summary_records(data["results"])))
+    for r in data["results"]:
+        if r["verdict"] in ("failed", "errored"):
+            print(_record_text(r))
+    print(", ".join(f"{n} {v}" for v, n in sorted(data["summary"].items())))
+    return 0
+
+
+def _record_text(r: dict[str, Any]) -> str:
+    lines = [f"\n{r['id']} [{r['profile']}] {r['verdict'].upper()}: {r['title']}"]
+    fail = r.get("failure")
+    if fail:
+        lines.append(f"  {r['file']}:{fail['line']}, step {fail['step']}: {fail['action']}")
+        lines += [f"  - {m}" for m in fail["mismatches"]]
+    else:
+        lines.append(f"  {r['file']}:{r['line']}: {r['detail']}")
+    return "\n".join(lines)
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -74,11 +74,19 @@ def _scenario(doc: Located, area: str, index: int, raw: dict[str, Any]) -> Scena
     given = raw["given"]
     sources = raw["source"] if isinstance(raw["source"], list) else [raw["source"]]
     return Scenario(
-        id=raw["id"], title=raw["title"], area=area, file=doc.file, line=doc.line(base),
+        id=raw["id"],
+        title=raw["title"],
+        area=area,
+        file=doc.file,
+        line=doc.line(base),
         sources=tuple(Citation(**s) for s in sources),
-        statements=tuple(raw["statements"]), profiles=tuple(raw["profiles"]),
-        features=tuple(raw.get("features", ())), interpretations=tuple(raw.get("interpretation", ())),
-        position=given.get("position"), code=given.get("code"), given_state=given.get("state", {}),
+        statements=tuple(raw["statements"]),
+        profiles=tuple(raw["profiles"]),
+        features=tuple(raw.get("features", ())),
+        interpretations=tuple(raw.get("interpretation", ())),
+        position=given.get("position"),
+        code=given.get("code"),
+        given_state=given.get("state", {}),
         given_by_profile={k: v.get("state", {}) for k, v in given.get("by_profile", {}).items()},
         steps=tuple(_step(doc, (*base, "steps", n), n + 1, s) for n, s in enumerate(raw["steps"])),
     )
@@ -86,13 +94,24 @@ def _scenario(doc: Located, area: str, index: int, raw: dict[str, Any]) -> Scena
 
 def _expect(raw: dict[str, Any]) -> Expect:
     moves = raw.get("moves")
-    return Expect(outcome=raw.get("outcome"), reason=raw.get("reason"), effect=raw.get("effect"),
-                  moves=tuple(moves) if moves is not None else None, state=raw.get("state", {}))
+    return Expect(
+        outcome=raw.get("outcome"),
+        reason=raw.get("reason"),
+        effect=raw.get("effect"),
+        moves=tuple(moves) if moves is not None else None,
+        state=raw.get("state", {}),
+    )
 
 
 def _step(doc: Located, path: JsonPath, number: int, raw: dict[str, Any]) -> Step:
-    return Step(number=number, line=doc.line(path), action=raw["action"], expect=_expect(raw),
-                by_profile={k: _expect(v) for k, v in raw.get("by_profile", {}).items()}, note=raw.get("note", ""))
+    return Step(
+        number=number,
+        line=doc.line(path),
+        action=raw["action"],
+        expect=_expect(raw),
+        by_profile={k: _expect(v) for k, v in raw.get("by_profile", {}).items()},
+        note=raw.get("note", ""),
+    )
 
 
 def load_corpus(extra: Iterable[Path] = ()) -> list[Scenario]:
@@ -108,7 +127,9 @@ def _check_unique(scenarios: list[Scenario]) -> None:
     seen: dict[str, Scenario] = {}
     for sc in scenarios:
         if sc.id in seen:
-            raise ScenarioError(sc.file, sc.line, "$.id", f"id {sc.id!r} is used twice (first at {seen[sc.id].location})")
+            raise ScenarioError(
+                sc.file, sc.line, "$.id", f"id {sc.id!r} is used twice (first at {seen[sc.id].location})"
+            )
         seen[sc.id] = sc
 
 

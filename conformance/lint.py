@@ -26,6 +26,7 @@ def vocabulary() -> dict[str, set[str]]:
 
 def lint_scenario(sc: Scenario) -> Iterator[ScenarioError]:
     """Every vocabulary or notation fault of one scenario."""
+
     def fault(where: str, why: str, line: int = sc.line) -> ScenarioError:
         return ScenarioError(sc.file, line, f"{sc.id}: {where}", why)
 
@@ -33,9 +34,13 @@ def lint_scenario(sc: Scenario) -> Iterator[ScenarioError]:
         yield fault("$.area", f"unknown area {sc.area!r}")
     yield from (fault("$.features", f"unknown feature {f!r}") for f in sc.features if f not in vocabulary()["features"])
     known_i = interpretation_ids()
-    yield from (fault("$.interpretation", f"unknown interpretation {i!r}") for i in sc.interpretations if i not in known_i)
+    yield from (
+        fault("$.interpretation", f"unknown interpretation {i!r}") for i in sc.interpretations if i not in known_i
+    )
     known_s = statement_ids()
-    yield from (fault("$.statements", f"unknown statement {s!r}") for s in sc.statements if known_s and s not in known_s)
+    yield from (
+        fault("$.statements", f"unknown statement {s!r}") for s in sc.statements if known_s and s not in known_s
+    )
     for name in sc.profiles:
         yield from _lint_profile(sc, name, fault)
     for step in sc.steps:
@@ -56,7 +61,9 @@ def _lint_features(sc: Scenario) -> Iterator[ScenarioError]:
         states += [step.expect.state, *(e.state for e in step.by_profile.values())]
     needed.update(_STATE_FEATURES[k] for state in states for k in state if k in _STATE_FEATURES)
     for feature in sorted(needed - set(sc.features) - {""}):
-        yield ScenarioError(sc.file, sc.line, f"{sc.id}: $.features", f"uses {feature!r} but does not list it in features")
+        yield ScenarioError(
+            sc.file, sc.line, f"{sc.id}: $.features", f"uses {feature!r} but does not list it in features"
+        )
 
 
 def _lint_profile(sc: Scenario, name: str, fault: object) -> Iterator[ScenarioError]:
@@ -78,7 +85,9 @@ def _lint_step(sc: Scenario, step: Step) -> Iterator[ScenarioError]:
         yield ScenarioError(sc.file, step.line, where, str(err))
     for name in step.by_profile:
         if name not in sc.profiles:
-            yield ScenarioError(sc.file, step.line, where, f"by_profile names {name!r}, not one of the scenario's profiles")
+            yield ScenarioError(
+                sc.file, step.line, where, f"by_profile names {name!r}, not one of the scenario's profiles"
+            )
     for name, expect in [("", step.expect), *step.by_profile.items()]:
         for why in _expect_faults(expect):
             yield ScenarioError(sc.file, step.line, f"{where} {name}".strip(), why)

@@ -20,9 +20,15 @@ class ReferenceAdapter:
 
     def info(self) -> Info:
         """The reference engine supports every profile, variant and capability."""
-        return Info(name="crescent_ref", version=crescent_ref.__version__, language="python",
-                    profiles=tuple(base_names()), variants=tuple(variant_names()),
-                    capabilities=frozenset(CAPABILITIES), languages=("en", "id", "zh"))
+        return Info(
+            name="crescent_ref",
+            version=crescent_ref.__version__,
+            language="python",
+            profiles=tuple(base_names()),
+            variants=tuple(variant_names()),
+            capabilities=frozenset(CAPABILITIES),
+            languages=("en", "id", "zh"),
+        )
 
     def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
         """Start from a position text or a game code."""

@@ -32,7 +32,9 @@ def position_lines(text: str) -> list[str]:
 
 def state_diff(expected: str, actual: str) -> list[str]:
     """Unified diff lines between two position texts, pile by pile."""
-    diff = difflib.unified_diff(position_lines(expected), position_lines(actual), "expected", "actual", lineterm="", n=0)
+    diff = difflib.unified_diff(
+        position_lines(expected), position_lines(actual), "expected", "actual", lineterm="", n=0
+    )
     return [line for line in diff if not line.startswith("@@")]
 
 
@@ -74,25 +76,38 @@ def result_record(result: Result) -> dict[str, Any]:
     """One scenario-in-profile as a JSON report record."""
     sc, fail = result.scenario, result.failure
     record: dict[str, Any] = {
-        "id": sc.id, "profile": result.profile, "area": sc.area, "title": sc.title,
-        "file": sc.file, "line": sc.line, "verdict": result.verdict, "detail": result.detail,
+        "id": sc.id,
+        "profile": result.profile,
+        "area": sc.area,
+        "title": sc.title,
+        "file": sc.file,
+        "line": sc.line,
+        "verdict": result.verdict,
+        "detail": result.detail,
         "seconds": round(result.seconds, 6),
     }
     if fail is not None:
         record["failure"] = {
-            "step": fail.step.number if fail.step else 0, "action": fail.step.action if fail.step else None,
+            "step": fail.step.number if fail.step else 0,
+            "action": fail.step.action if fail.step else None,
             "line": fail.step.line if fail.step else sc.line,
-            "mismatches": [str(m) for m in fail.mismatches], "before": fail.before, "after": fail.after,
+            "mismatches": [str(m) for m in fail.mismatches],
+            "before": fail.before,
+            "after": fail.after,
         }
     return record
 
 
-def report_header(info: Info, profiles: list[str], complete: bool, corpus_version: str = CORPUS_VERSION) -> dict[str, Any]:
+def report_header(
+    info: Info, profiles: list[str], complete: bool, corpus_version: str = CORPUS_VERSION
+) -> dict[str, Any]:
     """The JSON report's header."""
     return {
-        "kit_version": conformance.__version__, "corpus_version": corpus_version,
+        "kit_version": conformance.__version__,
+        "corpus_version": corpus_version,
         "implementation": {"name": info.name, "version": info.version, "language": info.language},
-        "profiles": profiles, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "profiles": profiles,
+        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "complete": complete,
     }
 
@@ -106,8 +121,11 @@ def report_header_records(records: list[dict[str, Any]], complete: bool) -> dict
 
 def write_records(path: Path, header: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """Write the JSON report atomically (a temporary file renamed into place)."""
-    body = {**header, "summary": dict(Counter(r["verdict"] for r in records)),
-            "results": [{k: v for k, v in r.items() if k != "implementation"} for r in records]}
+    body = {
+        **header,
+        "summary": dict(Counter(r["verdict"] for r in records)),
+        "results": [{k: v for k, v in r.items() if k != "implementation"} for r in records],
+    }
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(body, ensure_ascii=False, indent=1), encoding="utf-8")
     tmp.replace(path)
@@ -124,8 +142,10 @@ def area_summary_records(records: Iterable[dict[str, Any]]) -> list[str]:
     for r in records:
         table.setdefault(r["area"], Counter())[r["verdict"]] += 1
     width = max((len(a) for a in table), default=4)
-    return [f"{area:<{width}}  " + "  ".join(f"{c[v]} {v}" for v in ("passed", "failed", "skipped", "errored") if c[v])
-            for area, c in sorted(table.items())]
+    return [
+        f"{area:<{width}}  " + "  ".join(f"{c[v]} {v}" for v in ("passed", "failed", "skipped", "errored") if c[v])
+        for area, c in sorted(table.items())
+    ]
 
 
 def area_summary(results: Iterable[Result]) -> list[str]:

@@ -69,7 +69,9 @@ def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str)
     except AdapterError as err:
         return Result(scenario, profile, "errored", str(err))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-        return Result(scenario, profile, "errored", f"implementation's reply could not be read: {type(err).__name__}: {err}")
+        return Result(
+            scenario, profile, "errored", f"implementation's reply could not be read: {type(err).__name__}: {err}"
+        )
     verdict: Verdict = "failed" if failure else "passed"
     return Result(scenario, profile, verdict, failure=failure, seconds=time.perf_counter() - began)
 
@@ -86,14 +88,17 @@ def _play(adapter: Adapter, info: Info, scenario: Scenario, profile: str) -> Ste
         reply = adapter.act(canonical_action(step.action))
         state = reply.state
         mismatches = _judge(expect, reply, info) + compare(
-            _usable(expect.state, info), state, _legal(adapter, info, expect.state))
+            _usable(expect.state, info), state, _legal(adapter, info, expect.state)
+        )
         if mismatches:
             return StepFailure(step, expect, reply, tuple(mismatches), before, state_text(state))
     return None
 
 
 def _usable(expected: dict[str, Any], info: Info) -> dict[str, Any]:
-    return {k: v for k, v in expected.items() if STATE_FEATURES.get(k, "") in info.capabilities or k not in STATE_FEATURES}
+    return {
+        k: v for k, v in expected.items() if STATE_FEATURES.get(k, "") in info.capabilities or k not in STATE_FEATURES
+    }
 
 
 def _legal(adapter: Adapter, info: Info, expected: dict[str, Any]) -> list[str] | None:

@@ -26,8 +26,15 @@ def make_adapter(impl: str | None = None, cmd: str | None = None, timeout: float
     return adapter
 
 
-def plan(scenarios: Iterable[Scenario], profiles: Iterable[str] = (), ids: Iterable[str] = ()) -> list[tuple[Scenario, str]]:
+def plan(
+    scenarios: Iterable[Scenario], profiles: Iterable[str] = (), ids: Iterable[str] = ()
+) -> list[tuple[Scenario, str]]:
     """Scenario-profile pairs to run, in corpus order, filtered by profile and id when given."""
     wanted_profiles, wanted_ids = set(profiles), set(ids)
-    return [(sc, p) for sc in scenarios if not wanted_ids or sc.id in wanted_ids
-            for p in sc.profiles if not wanted_profiles or p in wanted_profiles or p.split("+")[0] in wanted_profiles]
+    return [
+        (sc, p)
+        for sc in scenarios
+        if not wanted_ids or sc.id in wanted_ids
+        for p in sc.profiles
+        if not wanted_profiles or p in wanted_profiles or p.split("+")[0] in wanted_profiles
+    ]

@@ -13,6 +13,7 @@ from crescent_ref.state_json import FOUNDATIONS, game_state, position_state
 
 __all__ = ["FOUNDATIONS", "Mismatch", "compare", "game_state", "position_state", "state_position", "state_text"]
 
+
 def state_position(state: dict[str, Any]) -> Position:
     """Rebuild a Position from a canonical state JSON (for diffs and replays)."""
     found = state["foundations"]
@@ -23,8 +24,13 @@ def state_position(state: dict[str, Any]) -> Position:
         held[parse_index(card) // 13] = parse_index(card) % 13 + 1
     return Position(
         piles=tuple(tuple(parse_index(c) for c in pile) for pile in state["piles"]),
-        hidden=tuple(state.get("hidden", [0] * 16)), up=up, down=down, held=tuple(held),
-        reshuffles=state["reshuffles"], moves=state["moves"])
+        hidden=tuple(state.get("hidden", [0] * 16)),
+        up=up,
+        down=down,
+        held=tuple(held),
+        reshuffles=state["reshuffles"],
+        moves=state["moves"],
+    )
 
 
 def state_text(state: dict[str, Any]) -> str:
@@ -75,8 +81,9 @@ def _pile_text(state: dict[str, Any], index: int) -> str:
 
 
 def _per_place(want: dict[str, Any], label: str, actual_of: Any) -> list[Mismatch]:
-    return [Mismatch(f"{label} {place}", value, got) for place, value in want.items()
-            if (got := actual_of(place)) != value]
+    return [
+        Mismatch(f"{label} {place}", value, got) for place, value in want.items() if (got := actual_of(place)) != value
+    ]
 
 
 def _check_position(want: str, state: dict[str, Any], _legal: list[str] | None) -> list[Mismatch]:
@@ -129,6 +136,7 @@ def _check_held(want: str, state: dict[str, Any], _legal: list[str] | None) -> l
 def _scalar(key: str) -> Any:
     def check(want: Any, state: dict[str, Any], _legal: list[str] | None) -> list[Mismatch]:
         return [] if state.get(key) == want else [Mismatch(key, want, state.get(key))]
+
     return check
 
 
@@ -139,9 +147,15 @@ def _check_legal(want: list[str], state: dict[str, Any], legal: list[str] | None
 
 
 _CHECKS: dict[str, Any] = {
-    "position": _check_position, "piles": _check_piles, "tops": _check_tops, "counts": _check_counts,
-    "hidden": _check_hidden, "foundations": _check_foundations, "foundation_counts": _check_foundation_counts,
-    "held": _check_held, "legal_moves": _check_legal,
+    "position": _check_position,
+    "piles": _check_piles,
+    "tops": _check_tops,
+    "counts": _check_counts,
+    "hidden": _check_hidden,
+    "foundations": _check_foundations,
+    "foundation_counts": _check_foundation_counts,
+    "held": _check_held,
+    "legal_moves": _check_legal,
     **{k: _scalar(k) for k in ("moves", "reshuffles", "status", "foundation_cards", "undo", "selected")},
 }
 

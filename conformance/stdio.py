@@ -32,8 +32,7 @@ def protocol_validator(name: str) -> jsonschema.Draft202012Validator:
     schemas = {f: json.loads((folder / f).read_text("utf-8")) for f in ("protocol.schema.json", "state.schema.json")}
     from referencing import Registry, Resource
 
-    registry: Registry[Any] = Registry().with_resources(
-        (s["$id"], Resource.from_contents(s)) for s in schemas.values())
+    registry: Registry[Any] = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
     root = schemas["protocol.schema.json"]
     return jsonschema.Draft202012Validator({"$ref": f"{root['$id']}#/$defs/{name}"}, registry=registry)
 
@@ -51,8 +50,15 @@ class _Process:
     """A running implementation with reader threads for stdout lines and the tail of stderr."""
 
     def __init__(self, argv: list[str]) -> None:
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True, encoding="utf-8", bufsize=1)
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
+        )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.stderr: collections.deque[str] = collections.deque(maxlen=20)
         threading.Thread(target=self._pump_out, daemon=True).start()
@@ -124,11 +130,15 @@ class StdioAdapter:
         if reply.get("version") != PROTOCOL_VERSION:
             self._fail(process, f"protocol version {reply.get('version')!r}, expected {PROTOCOL_VERSION}")
         impl = reply.get("implementation") or {}
-        self._info = Info(name=str(impl.get("name", "?")), version=str(impl.get("version", "?")),
-                          language=str(impl.get("language", "?")), profiles=tuple(impl.get("profiles", ())),
-                          variants=tuple(impl.get("variants", ())),
-                          capabilities=frozenset(impl.get("capabilities", ())),
-                          languages=tuple(impl.get("languages", ())))
+        self._info = Info(
+            name=str(impl.get("name", "?")),
+            version=str(impl.get("version", "?")),
+            language=str(impl.get("language", "?")),
+            profiles=tuple(impl.get("profiles", ())),
+            variants=tuple(impl.get("variants", ())),
+            capabilities=frozenset(impl.get("capabilities", ())),
+            languages=tuple(impl.get("languages", ())),
+        )
 
     def _fail(self, process: _Process, what: str, seen: str = "") -> None:
         process.kill()
@@ -176,14 +186,18 @@ class StdioAdapter:
             err = reply["errored"]
             if err.get("refused"):
                 raise RuleError(err.get("message", ""))
-            raise AdapterError(f"implementation errored: {err.get('message', '')}", json.dumps(err.get("context", ""))[:500])
+            raise AdapterError(
+                f"implementation errored: {err.get('message', '')}", json.dumps(err.get("context", ""))[:500]
+            )
         result: dict[str, Any] = reply["result"]
         return result
 
     def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
         """Start a game."""
         given = {"code": code} if code else {"position": position}
-        state: dict[str, Any] = self._request({"cmd": "new_game", "profile": profile, **given}, "new-game-reply")["state"]
+        state: dict[str, Any] = self._request({"cmd": "new_game", "profile": profile, **given}, "new-game-reply")[
+            "state"
+        ]
         return state
 
     def act(self, action: str) -> Reply:
@@ -225,7 +239,11 @@ def _looks_right(schema: str, reply: dict[str, Any]) -> bool:
     if result is None:
         return True
     if schema == "act-reply":
-        return isinstance(result, dict) and isinstance(result.get("accepted"), bool) and isinstance(result.get("state"), dict)
+        return (
+            isinstance(result, dict)
+            and isinstance(result.get("accepted"), bool)
+            and isinstance(result.get("state"), dict)
+        )
     if schema == "new-game-reply":
         return isinstance(result, dict) and isinstance(result.get("state"), dict)
     return isinstance(result, dict)
