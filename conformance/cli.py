@@ -40,6 +40,8 @@ def _parser() -> argparse.ArgumentParser:
     smoke.add_argument("--timeout", type=float, default=10.0, help="seconds per request (stdio)")
     rep = sub.add_parser("report", help="render a JSON report as text")
     rep.add_argument("file", type=Path, help="the JSON report")
+    trace = sub.add_parser("trace", help="check (or --write) spec/traceability.md: statements and their scenarios")
+    trace.add_argument("--write", action="store_true", help="regenerate spec/traceability.md")
     lst = sub.add_parser("list", help="list scenarios (id, profiles, title)")
     _common(lst)
     lint = sub.add_parser("lint", help="check every scenario file against the schema and vocabulary")
@@ -51,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     args = _parser().parse_args(argv)
     try:
-        commands = {"run": _run, "list": _list, "lint": _lint, "smoke": _smoke, "report": _report}
+        commands = {"run": _run, "list": _list, "lint": _lint, "smoke": _smoke, "report": _report, "trace": _trace}
         return commands[args.command](args)
     except CrescentError as err:
         print(f"crescent-conformance: {err}", file=sys.stderr)
@@ -152,6 +154,23 @@ def _record_text(r: dict[str, Any]) -> str:
     else:
         lines.append(f"  {r['file']}:{r['line']}: {r['detail']}")
     return "\n".join(lines)
+
+
+def _trace(args: argparse.Namespace) -> int:
+    """Report uncovered statements; regenerate the matrix with --write."""
+    from conformance import trace
+
+    scenarios = load_corpus()
+    if args.write:
+        trace.write(scenarios)
+    missing = trace.uncovered(scenarios)
+    for st in missing:
+        print(f"no scenario covers {st.id} ({st.doc} § {st.section}): {st.summary}")
+    if trace.stale(scenarios):
+        print("spec/traceability.md is stale: run crescent-conformance trace --write")
+        return 1
+    print(f"{len(trace.statements())} statements, {len(missing)} without a scenario")
+    return 1 if missing else 0
 
 
 def _list(args: argparse.Namespace) -> int:
