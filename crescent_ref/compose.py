@@ -49,7 +49,7 @@ def compose(text: str) -> Position:
     piles = list(partial.piles)
     for k, card in enumerate(rest):
         piles[fill[k % len(fill)]] += (card,)
-    for pile, card in zip(fill, tops):
+    for pile, card in zip(fill, tops, strict=True):
         piles[pile] += (card,)
     position = partial._replace(piles=tuple(piles))
     validate(position)
@@ -78,7 +78,7 @@ def _quiet(pos: Position, card: int, tops: list[int]) -> bool:
 def _piles_field(text: str) -> str:
     for part in text.split():
         if part.startswith("piles:"):
-            return part[len("piles:"):]
+            return part[len("piles:") :]
     raise NotationError("position", text, "missing field: piles")
 
 

@@ -23,10 +23,18 @@ Reply = dict[str, Any]
 
 def hello() -> Reply:
     """The handshake reply."""
-    return {"version": 1, "implementation": {
-        "name": "crescent_ref", "version": crescent_ref.__version__, "language": "python",
-        "profiles": base_names(), "variants": variant_names(), "capabilities": CAPABILITIES,
-        "languages": list(LANGUAGES)}}
+    return {
+        "version": 1,
+        "implementation": {
+            "name": "crescent_ref",
+            "version": crescent_ref.__version__,
+            "language": "python",
+            "profiles": base_names(),
+            "variants": variant_names(),
+            "capabilities": CAPABILITIES,
+            "languages": list(LANGUAGES),
+        },
+    }
 
 
 class Server:
@@ -66,8 +74,13 @@ class Server:
     def _act(self, req: dict[str, Any]) -> Reply:
         game = self._current()
         out = game.apply(req["action"])
-        return {"accepted": out.accepted, "reason": out.reason, "effect": out.effect,
-                "moves": [str(m) for m in out.moves], "state": game_state(game)}
+        return {
+            "accepted": out.accepted,
+            "reason": out.reason,
+            "effect": out.effect,
+            "moves": [str(m) for m in out.moves],
+            "state": game_state(game),
+        }
 
     def _legal_moves(self, req: dict[str, Any]) -> Reply:
         return {"moves": [str(m) for m in self._current().legal_moves()]}

@@ -29,7 +29,7 @@ def position_state(pos: Position) -> dict[str, Any]:
     return {
         "piles": [[CARD_TEXT[c] for c in pile] for pile in pos.piles],
         "hidden": list(pos.hidden),
-        "foundations": dict(zip(FOUNDATIONS, tops)),
+        "foundations": dict(zip(FOUNDATIONS, tops, strict=True)),
         "held": [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.held) if r],
         "reshuffles": pos.reshuffles,
         "moves": pos.moves,
