@@ -87,7 +87,10 @@ def faults(profile: Profile, pos: Position, src: int, dst: int) -> Iterator[str]
 def _leaving_foundation(profile: Profile, pos: Position, src: int, dst: int) -> Iterator[str]:
     if is_base(pos, src):
         yield "base-locked"
-    allowed = profile.give_backs if dst < PILES else (dst != HOLD and profile.between_foundations)
+    if dst < PILES:  # a give-back; not while a card of the suit waits in the hold between the foundations
+        allowed = profile.give_backs and not pos.held[(src - UP) % 4]
+    else:
+        allowed = dst != HOLD and profile.between_foundations
     if not allowed:
         yield "foundation-final"
 
@@ -119,7 +122,7 @@ def _onto_foundation(profile: Profile, pos: Position, src: int, card: int, dst: 
         yield "wrong-suit"
     if card % 13 + 1 not in foundation_takes(pos, dst):
         yield "out-of-sequence"
-    elif profile.hold_double_fit and src < PILES and not pos.held[suit] and fits_both(pos, card):
+    elif profile.hold_double_fit and src < PILES and card // 13 == suit and not pos.held[suit] and fits_both(pos, card):
         yield "must-hold"
 
 
@@ -137,7 +140,7 @@ def legal_moves(profile: Profile, pos: Position) -> list[Action]:
 
 
 def _pile_moves(profile: Profile, pos: Position) -> list[Action]:
-    piles, moves = pos.piles, []
+    piles, moves = pos.piles, list[Action]()
     tops = [p[-1] if p else -1 for p in piles]
     limit = profile.pile_limit or 10_000
     wrap, hold = profile.pile_wrap, profile.hold_double_fit
@@ -145,9 +148,8 @@ def _pile_moves(profile: Profile, pos: Position) -> list[Action]:
         if card < 0:
             continue
         suit, rank = divmod(card, 13)
-        for n in neighbours(rank + 1, wrap):
-            target = suit * 13 + n - 1
-            moves.extend(MOVES[i][j] for j, t in enumerate(tops) if t == target and len(piles[j]) < limit)
+        targets = {suit * 13 + n - 1 for n in neighbours(rank + 1, wrap)}
+        moves.extend(MOVES[i][j] for j, t in enumerate(tops) if t in targets and len(piles[j]) < limit)
         up = rank + 1 in foundation_takes(pos, UP + suit)
         down = rank + 1 in foundation_takes(pos, DOWN + suit)
         if up and down and hold and not pos.held[suit]:
@@ -166,7 +168,7 @@ def partner(place: int) -> int:
 
 
 def _foundation_moves(profile: Profile, pos: Position) -> list[Action]:
-    moves = []
+    moves: list[Action] = []
     for src in range(UP, HOLD):
         if is_base(pos, src):
             continue
