@@ -38,6 +38,17 @@ def _parser() -> argparse.ArgumentParser:
     smoke.add_argument("--impl", default="reference", help="'reference' or module:factory (in-process)")
     smoke.add_argument("--cmd", help="command line of a stdio implementation")
     smoke.add_argument("--timeout", type=float, default=10.0, help="seconds per request (stdio)")
+    fz = sub.add_parser("fuzz", help="differential play against the reference; writes a scenario on a difference")
+    fz.add_argument("--impl", default="reference", help="'reference' or module:factory (in-process)")
+    fz.add_argument("--cmd", help="command line of a stdio implementation")
+    fz.add_argument("--timeout", type=float, default=10.0, help="seconds per request (stdio)")
+    fz.add_argument("--profile", default="app", help="the profile to play (base or base+variants)")
+    fz.add_argument("--examples", type=int, default=100, help="games to play (hypothesis max_examples)")
+    fz.add_argument("--steps", type=int, default=50, help="most actions a game")
+    fz.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed plays the same games")
+    fz.add_argument(
+        "--out", type=Path, default=Path("fuzz-findings"), help="folder for the scenario written on a difference"
+    )
     rep = sub.add_parser("report", help="render a JSON report as text")
     rep.add_argument("file", type=Path, help="the JSON report")
     trace = sub.add_parser("trace", help="check (or --write) spec/traceability.md: statements and their scenarios")
@@ -53,7 +64,15 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     args = _parser().parse_args(argv)
     try:
-        commands = {"run": _run, "list": _list, "lint": _lint, "smoke": _smoke, "report": _report, "trace": _trace}
+        commands = {
+            "run": _run,
+            "list": _list,
+            "lint": _lint,
+            "smoke": _smoke,
+            "report": _report,
+            "trace": _trace,
+            "fuzz": _fuzz,
+        }
         return commands[args.command](args)
     except CrescentError as err:
         print(f"crescent-conformance: {err}", file=sys.stderr)
@@ -154,6 +173,24 @@ def _record_text(r: dict[str, Any]) -> str:
     else:
         lines.append(f"  {r['file']}:{r['line']}: {r['detail']}")
     return "\n".join(lines)
+
+
+def _fuzz(args: argparse.Namespace) -> int:
+    """Differential play; exit 1 with the finding's path on a difference."""
+    from conformance.fuzz import FuzzConfig, fuzz
+
+    config = FuzzConfig(profile=args.profile, examples=args.examples, steps=args.steps, seed=args.seed, out=args.out)
+    began = time.perf_counter()
+    try:
+        fuzz(lambda: make_adapter(args.impl, args.cmd, args.timeout), config)
+    except AssertionError as err:
+        print(f"DIFFERENCE ({type(err).__name__}): {err}")
+        return 1
+    print(
+        f"no difference in {args.examples} games of up to {args.steps} actions ({args.profile}, seed {args.seed}), "
+        f"{time.perf_counter() - began:.1f}s"
+    )
+    return 0
 
 
 def _trace(args: argparse.Namespace) -> int:

@@ -72,7 +72,8 @@ def read_file(path: Path) -> list[Scenario]:
 def _scenario(doc: Located, area: str, index: int, raw: dict[str, Any]) -> Scenario:
     base: JsonPath = ("scenarios", index)
     given = raw["given"]
-    sources = raw["source"] if isinstance(raw["source"], list) else [raw["source"]]
+    source = raw.get("source", [])
+    sources = source if isinstance(source, list) else [source]
     return Scenario(
         id=raw["id"],
         title=raw["title"],
@@ -80,7 +81,7 @@ def _scenario(doc: Located, area: str, index: int, raw: dict[str, Any]) -> Scena
         file=doc.file,
         line=doc.line(base),
         sources=tuple(Citation(**s) for s in sources),
-        statements=tuple(raw["statements"]),
+        statements=tuple(raw.get("statements", ())),
         profiles=tuple(raw["profiles"]),
         features=tuple(raw.get("features", ())),
         interpretations=tuple(raw.get("interpretation", ())),

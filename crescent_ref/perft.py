@@ -1,0 +1,46 @@
+"""perft: the number of distinct action sequences of a given depth from a position.
+
+What counts as an action (spec/perft.md): every legal card move of ``Game.legal_moves()`` and, when
+a reshuffle is left and the game is not over, ``reshuffle``. Undo, tap and drop are not counted
+(they are another way to ask for a card move, or history). ``perft(0) = 1``; a position with no
+action contributes 0 at any depth above 0, so counts are of leaves at exactly that depth.
+"""
+
+from __future__ import annotations
+
+from crescent_ref.actions import RESHUFFLE, Action
+from crescent_ref.game import Game
+
+
+def actions(game: Game) -> list[Action]:
+    """The actions perft counts from the game's current position."""
+    moves = game.legal_moves()
+    if game.position.reshuffles and game.status() not in ("won", "lost"):
+        moves.append(RESHUFFLE)
+    return moves
+
+
+def perft(game: Game, depth: int) -> int:
+    """Leaves at ``depth``; the game is left as it was."""
+    if depth == 0:
+        return 1
+    todo = actions(game)
+    if depth == 1:
+        return len(todo)
+    return sum(_child_count(game, action, depth - 1) for action in todo)
+
+
+def _child_count(game: Game, action: Action, depth: int) -> int:
+    position, history, selected = game.position, game.history, game.selected
+    game.history = []
+    game.apply(action)
+    count = perft(game, depth)
+    game.position, game.history, game.selected = position, history, selected
+    return count
+
+
+def divide(game: Game, depth: int) -> dict[str, int]:
+    """perft split by first action (canonical text -> count), in action order."""
+    if depth < 1:
+        raise ValueError(f"divide needs a depth of 1 or more, got {depth}")
+    return {str(a): _child_count(game, a, depth - 1) for a in actions(game)}
