@@ -49,6 +49,11 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument(
         "--out", type=Path, default=Path("fuzz-findings"), help="folder for the scenario written on a difference"
     )
+    pf = sub.add_parser("perft", help="check an implementation's perft counts against spec/perft/")
+    pf.add_argument("--impl", default="reference", help="'reference' or module:factory (in-process)")
+    pf.add_argument("--cmd", help="command line of a stdio implementation")
+    pf.add_argument("--timeout", type=float, default=10.0, help="seconds per request (stdio)")
+    pf.add_argument("--max-depth", type=int, default=3, help="check depths up to this one")
     rep = sub.add_parser("report", help="render a JSON report as text")
     rep.add_argument("file", type=Path, help="the JSON report")
     trace = sub.add_parser("trace", help="check (or --write) spec/traceability.md: statements and their scenarios")
@@ -72,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             "report": _report,
             "trace": _trace,
             "fuzz": _fuzz,
+            "perft": _perft,
         }
         return commands[args.command](args)
     except CrescentError as err:
@@ -191,6 +197,28 @@ def _fuzz(args: argparse.Namespace) -> int:
         f"{time.perf_counter() - began:.1f}s"
     )
     return 0
+
+
+def _perft(args: argparse.Namespace) -> int:
+    """Every perft case the implementation's profiles allow, up to --max-depth."""
+    from conformance.perftcheck import cases, check
+
+    adapter = make_adapter(args.impl, args.cmd, args.timeout)
+    try:
+        info = adapter.info()
+        if "legal-moves" not in info.capabilities:
+            print("perft needs the legal-moves capability; the implementation does not declare it")
+            return 1
+        problems, checked = [], 0
+        for case in cases():
+            if info.supports(case.profile) is None:
+                limited = {d: n for d, n in case.counts.items() if d <= args.max_depth}
+                problems += check(adapter, type(case)(case.name, case.profile, case.position, limited))
+                checked += 1
+    finally:
+        adapter.close()
+    print("\n".join(problems) or f"perft: {checked} cases agree up to depth {args.max_depth}")
+    return 1 if problems else 0
 
 
 def _trace(args: argparse.Namespace) -> int:

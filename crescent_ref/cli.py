@@ -57,8 +57,9 @@ def table(game: Game) -> str:
 
 def configure_show(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``show``: a code or position, the profile, what to add under the table."""
-    parser.add_argument("game", metavar="CODE|POSITION",
-                        help="a game code (CR1-N-AAAAAAB) or a position in its text form (quoted)")
+    parser.add_argument(
+        "game", metavar="CODE|POSITION", help="a game code (CR1-N-AAAAAAB) or a position in its text form (quoted)"
+    )
     parser.add_argument("--profile", default="app", help="rule profile, e.g. app, open+closed (default: app)")
     parser.add_argument("--piles", action="store_true", help="also list every pile's cards, bottom to top")
     parser.add_argument("--text", action="store_true", help="also print the position's text form")
@@ -86,8 +87,12 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
     start.add_argument("--code", help="deal this game code, e.g. CR1-N-AAAAAAB")
     start.add_argument("--position", help="start from this position text (quoted)")
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of refusal messages")
-    parser.add_argument("actions", nargs="*", metavar="ACTION",
-                        help="actions in order: p10-p14, p5-A♠, reshuffle, undo, 'tap p5', 'drop p5'")
+    parser.add_argument(
+        "actions",
+        nargs="*",
+        metavar="ACTION",
+        help="actions in order: p10-p14, p5-A♠, reshuffle, undo, 'tap p5', 'drop p5'",
+    )
 
 
 def join_words(words: list[str]) -> list[str]:
@@ -174,11 +179,41 @@ def run_profiles(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, Command] = {
     "show": Command("draw the table of a game code or a position", configure_show, run_show),
     "play": Command("apply actions one by one and report each outcome", configure_play, run_play),
-    "profiles": Command("list the rule profiles and variants with their parameters", configure_profiles,
-                        run_profiles),
-    "serve": Command("serve the engine over the stdio adapter protocol (spec/protocol.md)", lambda p: None,
-                     lambda a: run_serve()),
+    "profiles": Command("list the rule profiles and variants with their parameters", configure_profiles, run_profiles),
+    "perft": Command(
+        "count action sequences of a depth from a position (spec/perft.md)",
+        lambda p: configure_perft(p),
+        lambda a: run_perft(a),
+    ),
+    "serve": Command(
+        "serve the engine over the stdio adapter protocol (spec/protocol.md)", lambda p: None, lambda a: run_serve()
+    ),
 }
+
+
+def configure_perft(parser: argparse.ArgumentParser) -> None:
+    """Options of ``perft``."""
+    parser.add_argument("--profile", default="app", help="rule profile")
+    given = parser.add_mutually_exclusive_group(required=True)
+    given.add_argument("--code", help="a game code (dealt, with the profile's autoplay)")
+    given.add_argument("--position", help="a position text")
+    parser.add_argument("--depth", type=int, default=3, help="sequence length")
+    parser.add_argument("--divide", action="store_true", help="split the count by first action")
+
+
+def run_perft(args: argparse.Namespace) -> int:
+    """Print the count (and the divide)."""
+    from crescent_ref.perft import divide, perft
+
+    game = load_game(args.profile, args.code, args.position)
+    if args.divide:
+        split = divide(game, args.depth)
+        for action, count in split.items():
+            print(f"{action}: {count}")
+        print(f"total: {sum(split.values())}")
+    else:
+        print(perft(game, args.depth))
+    return 0
 
 
 def run_serve() -> int:
