@@ -32,11 +32,12 @@ class Outcome:
         return f"{self.action}: {self.effect}" + (f" {made}" if made else "")
 
 
-def status_of(profile: Profile, pos: Position) -> Status:
-    """``won``; ``playing`` while a pile card can move; else ``waiting`` for a reshuffle, or ``lost``."""
+def status_of(profile: Profile, pos: Position, pile_moves: list[Action] | None = None) -> Status:
+    """``won``; ``playing`` while a pile card can move; else ``waiting`` for a reshuffle, or ``lost``.
+    ``pile_moves``: the position's ``rules.pile_moves`` when the caller has them already."""
     if pos.won():
         return "won"
-    if rules.pile_card_can_move(profile, pos):
+    if rules.pile_card_can_move(profile, pos, pile_moves):
         return "playing"
     return "waiting" if pos.reshuffles else "lost"
 
@@ -57,7 +58,11 @@ def check_against(profile: Profile, pos: Position) -> None:
 
 
 class Game:
-    """One game. ``apply`` judges an action; ``play`` does the same but raises when it is refused."""
+    """One game. ``apply`` judges an action; ``play`` does the same but raises when it is refused.
+
+    The pile moves of the current position are computed once and kept (with the position they
+    belong to) until ``position`` changes: status, legal moves and the next action share them.
+    """
 
     def __init__(self, profile: Profile | str, position: Position) -> None:
         self.profile = get_profile(profile) if isinstance(profile, str) else profile
@@ -65,6 +70,7 @@ class Game:
         self.position = position
         self.history: list[Position] = []
         self.selected: int | None = None
+        self._known: tuple[Position, list[Action]] | None = None
 
     @classmethod
     def from_text(cls, profile: Profile | str, text: str) -> Game:
@@ -82,15 +88,24 @@ class Game:
             game.position = transitions.autoplay(game.profile, game.position)[0]
         return game
 
+    def _pile_moves(self) -> list[Action]:
+        known = self._known
+        if known is None or known[0] is not self.position:
+            known = self._known = (self.position, rules.pile_moves(self.profile, self.position))
+        return known[1]
+
     def status(self) -> Status:
         """The verdict on the current position."""
-        return status_of(self.profile, self.position)
+        return status_of(self.profile, self.position, self._pile_moves())
 
     def legal_moves(self) -> list[Action]:
-        """Every legal card move (none once the game is over)."""
+        """Every legal card move, sorted by source then destination (none once the game is over)."""
         if self.status() in ("won", "lost"):
             return []
-        return rules.legal_moves(self.profile, self.position)
+        moves = list(self._pile_moves())
+        if self.profile.between_foundations or self.profile.give_backs:
+            moves += rules.foundation_moves(self.profile, self.position)
+        return moves
 
     def legal_actions(self) -> list[Action]:
         """Legal card moves plus reshuffle and undo where they would be accepted."""
@@ -127,8 +142,7 @@ class Game:
         made = [MOVES[src][dst]]
         if not dry_run:
             self._record()
-            moved = transitions.move(self.position, src, dst)
-            self.position = moved._replace(moves=moved.moves + 1)
+            self.position = transitions.move(self.position, src, dst, count=1)
             made += self._autoplay()
         return Outcome(act, True, effect="move", moves=tuple(made))
 

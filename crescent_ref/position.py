@@ -54,7 +54,7 @@ class Position(NamedTuple):
         parts = [
             "up:" + ",".join(CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(self.up)),
             "down:" + ",".join(CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(self.down)),
-            "piles:" + "/".join(_pile_text(p, h) for p, h in zip(self.piles, self.hidden)),
+            "piles:" + "/".join(_pile_text(p, h) for p, h in zip(self.piles, self.hidden, strict=True)),
             f"reshuffles:{self.reshuffles}",
             f"moves:{self.moves}",
         ]

@@ -5,77 +5,84 @@ These functions assume the action is legal (see crescent_ref.rules); each return
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from crescent_ref.actions import DOWN, HOLD, PILES, UP
-from crescent_ref.position import Position
+from crescent_ref.position import Pile, Position
 from crescent_ref.profiles import Profile
-from crescent_ref.rules import foundation_takes, reason, source_card
+from crescent_ref.rules import BIT, accepting, source_card, tables
+
+T = TypeVar("T")
+Tops = tuple[int, ...]
 
 
-def move(pos: Position, src: int, dst: int) -> Position:
-    """Move the card at ``src`` to ``dst`` (the move counter is the caller's: autoplay does not count)."""
-    return _put(_take(pos, src), source_card(pos, src), dst)
-
-
-def _take(pos: Position, src: int) -> Position:
+def move(pos: Position, src: int, dst: int, *, count: int = 0) -> Position:
+    """Move the card at ``src`` to ``dst``; ``count`` is added to the move counter (autoplay adds 0)."""
+    card = source_card(pos, src)
+    piles, hidden, up, down, held = pos.piles, pos.hidden, pos.up, pos.down, pos.held
     if src < PILES:
-        piles = list(pos.piles)
-        piles[src] = pile = piles[src][:-1]
-        if pos.hidden[src] and pos.hidden[src] >= len(pile):
-            hidden = list(pos.hidden)
-            hidden[src] = max(len(pile) - 1, 0)
-            return pos._replace(piles=tuple(piles), hidden=tuple(hidden))
-        return pos._replace(piles=tuple(piles))
-    if src < DOWN:
-        return pos._replace(up=_set(pos.up, src - UP, pos.up[src - UP] - 1))
-    return pos._replace(down=_set(pos.down, src - DOWN, pos.down[src - DOWN] + 1))
+        piles, hidden = _lift(piles, hidden, src)
+    elif src < DOWN:
+        up = _set(up, src - UP, up[src - UP] - 1)
+    else:
+        down = _set(down, src - DOWN, down[src - DOWN] + 1)
+    if dst < PILES:
+        piles = _set(piles, dst, (*piles[dst], card))
+    else:
+        up, down, held = _land(up, down, held, card, dst)
+    return Position(piles, hidden, up, down, held, pos.reshuffles, pos.moves + count)
 
 
-def _put(pos: Position, card: int, dst: int) -> Position:
+def _lift(piles: tuple[Pile, ...], hidden: Tops, src: int) -> tuple[tuple[Pile, ...], Tops]:
+    """Take the top card off pile ``src``; a face-down card it uncovers turns up."""
+    pile = piles[src][:-1]
+    if hidden[src] and hidden[src] >= len(pile):
+        hidden = _set(hidden, src, max(len(pile) - 1, 0))
+    return _set(piles, src, pile), hidden
+
+
+def _land(up: Tops, down: Tops, held: Tops, card: int, dst: int) -> tuple[Tops, Tops, Tops]:
+    """Put ``card`` on a foundation or in the hold (see I-HOFFMANN-HOLD for a held card's fate)."""
     suit, rank = divmod(card, 13)
     rank += 1
-    if dst < PILES:
-        piles = list(pos.piles)
-        piles[dst] = piles[dst] + (card,)
-        return pos._replace(piles=tuple(piles))
     if dst == HOLD:
-        return pos._replace(held=_set(pos.held, suit, rank))
-    held = pos.held[suit]
-    if held and rank == held:  # the twin of a held card: one copy on each foundation
-        return pos._replace(up=_set(pos.up, suit, rank), down=_set(pos.down, suit, rank),
-                            held=_set(pos.held, suit, 0))
-    if held:
-        pos = pos._replace(held=_set(pos.held, suit, 0))
-    if dst < DOWN:
-        return pos._replace(up=_set(pos.up, suit, rank))
-    return pos._replace(down=_set(pos.down, suit, rank))
+        return up, down, _set(held, suit, rank)
+    waiting = held[suit]
+    if waiting:
+        held = _set(held, suit, 0)
+    if waiting == rank:  # the twin of a held card: one copy on each foundation
+        return _set(up, suit, rank), _set(down, suit, rank), held
+    if dst < DOWN:  # a held card goes first, under this one (both foundations' cases)
+        return _set(up, suit, rank), down, held
+    return up, _set(down, suit, rank), held
 
 
-def _set(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    return values[:index] + (value,) + values[index + 1:]
+def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*values[:index], value, *values[index + 1:])
 
 
 def reshuffle(pos: Position) -> Position:
     """Bottom card of every pile of two or more cards to its top; one reshuffle fewer."""
     piles = tuple(p[1:] + p[:1] if len(p) > 1 else p for p in pos.piles)
-    hidden = tuple(h - 1 if h and len(p) > 1 else h for p, h in zip(pos.piles, pos.hidden))
+    hidden = tuple(h - 1 if h and len(p) > 1 else h for p, h in zip(pos.piles, pos.hidden, strict=True))
     return pos._replace(piles=piles, hidden=hidden, reshuffles=pos.reshuffles - 1)
 
 
 def autoplay_step(profile: Profile, pos: Position) -> tuple[int, int] | None:
     """The first pile (by number) whose top fits exactly one foundation and no pile, with that foundation."""
+    accept = accepting(profile, pos)
     for i, pile in enumerate(pos.piles):
-        if not pile:
-            continue
-        card = pile[-1]
-        suit, rank = divmod(card, 13)
-        homes = [f for f in (UP + suit, DOWN + suit) if rank + 1 in foundation_takes(pos, f)]
-        if len(homes) == 1 and not _fits_a_pile(profile, pos, i):
-            return i, homes[0]
+        if pile and BIT[pile[-1]] & accept.mask:
+            homes = accept.fits[pile[-1]]
+            if len(homes) == 1 and not _fits_a_pile(profile, pos, i):
+                return i, homes[0]
     return None
 
 
 def _fits_a_pile(profile: Profile, pos: Position, src: int) -> bool:
-    return any(reason(profile, pos, src, j) is None for j in range(PILES) if j != src)
+    t = tables(profile)
+    near = t.near[pos.piles[src][-1]]
+    return any(p and p[-1] in near and len(p) < t.limit for p in pos.piles)
 
 
 def autoplay(profile: Profile, pos: Position) -> tuple[Position, list[tuple[int, int]]]:
