@@ -56,6 +56,12 @@ def _parser() -> argparse.ArgumentParser:
     pf.add_argument("--max-depth", type=int, default=3, help="check depths up to this one")
     rep = sub.add_parser("report", help="render a JSON report as text")
     rep.add_argument("file", type=Path, help="the JSON report")
+    hrep = sub.add_parser("html-report", help="render a JSON report as one self-contained HTML page")
+    hrep.add_argument("file", type=Path, help="the JSON report")
+    hrep.add_argument("--out", type=Path, help="the HTML file (default: the report's name with .html)")
+    hrep.add_argument("--replay", help='how replay commands name the implementation, e.g. --cmd "node a.js"')
+    docs = sub.add_parser("docs", help="build the living documentation (static HTML) from spec/")
+    docs.add_argument("--out", type=Path, default=Path("docs/site"), help="the output folder")
     trace = sub.add_parser("trace", help="check (or --write) spec/traceability.md: statements and their scenarios")
     trace.add_argument("--write", action="store_true", help="regenerate spec/traceability.md")
     lst = sub.add_parser("list", help="list scenarios (id, profiles, title)")
@@ -78,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
             "trace": _trace,
             "fuzz": _fuzz,
             "perft": _perft,
+            "docs": _docs,
+            "html-report": _html_report,
         }
         return commands[args.command](args)
     except CrescentError as err:
@@ -219,6 +227,23 @@ def _perft(args: argparse.Namespace) -> int:
         adapter.close()
     print("\n".join(problems) or f"perft: {checked} cases agree up to depth {args.max_depth}")
     return 1 if problems else 0
+
+
+def _docs(args: argparse.Namespace) -> int:
+    """Build the documentation pages into --out."""
+    from conformance.docs.site import build
+
+    written = build(args.out)
+    print(f"wrote {len(written)} pages to {args.out}/ (start at {args.out / 'index.html'})")
+    return 0
+
+
+def _html_report(args: argparse.Namespace) -> int:
+    """Render a JSON report as HTML."""
+    from conformance.docs.htmlreport import write_html_report
+
+    print(f"wrote {write_html_report(args.file, args.out, args.replay)}")
+    return 0
 
 
 def _trace(args: argparse.Namespace) -> int:

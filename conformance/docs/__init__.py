@@ -1,0 +1,1 @@
+"""Living documentation built from spec/, and the HTML conformance report."""

@@ -1,0 +1,158 @@
+"""A JSON run report (conformance.report.write_records) as one self-contained HTML page."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from conformance.docs.html import page, raw, tag
+from conformance.docs.svg import changed_places, table_svg
+from crescent_ref.errors import CrescentError, ScenarioError
+from crescent_ref.position import Position
+
+VERDICTS = ("passed", "failed", "errored", "skipped", "xfailed", "expected-failure", "xpassed")
+BAD = ("failed", "errored", "xpassed")
+MARKS = {"passed": "✓", "failed": "✗", "errored": "!", "skipped": "–", "xfailed": "x", "expected-failure": "x"}
+
+
+def verdicts(records: list[dict[str, Any]]) -> list[str]:
+    """The verdicts present, known ones first in a fixed order."""
+    seen = {r["verdict"] for r in records}
+    return [v for v in VERDICTS if v in seen] + sorted(seen - set(VERDICTS))
+
+
+def default_replay(data: dict[str, Any]) -> str:
+    """How to name the implementation in replay commands when the caller does not say."""
+    return "--impl reference" if data["implementation"]["name"] == "crescent_ref" else '--cmd "YOUR-ADAPTER"'
+
+
+def render_report(data: dict[str, Any], replay: str | None = None) -> str:
+    """The whole report page."""
+    records = data["results"]
+    failures = [r for r in records if r["verdict"] in BAD]
+    impl = data["implementation"]
+    body = [
+        tag("h1", f"Conformance report: {impl['name']} {impl['version']}"),
+        header(data),
+        tag("h2", "Profiles by rule area"),
+        matrix(records),
+        tag("h2", f"Failures ({len(failures)})"),
+        "".join(failure_block(r, replay or default_replay(data)) for r in failures) or tag("p", "None."),
+    ]
+    return page(f"Crescent conformance: {impl['name']} {impl['version']}", "".join(body))
+
+
+def header(data: dict[str, Any]) -> str:
+    """Implementation, versions, time, completeness and the totals."""
+    impl = data["implementation"]
+    complete = "complete run" if data["complete"] else "PARTIAL run (only some profiles or scenarios)"
+    rows = [
+        ("implementation", f"{impl['name']} {impl['version']} ({impl['language']})"),
+        ("kit / corpus", f"kit {data['kit_version']}, corpus {data['corpus_version']}"),
+        ("time", data["time"]),
+        ("run", complete),
+        ("profiles", ", ".join(data.get("profiles", []))),
+        ("totals", ", ".join(f"{n} {v}" for v, n in sorted(data["summary"].items()))),
+    ]
+    return raw("table", "".join(raw("tr", tag("th", k) + tag("td", v)) for k, v in rows), "header")
+
+
+def matrix(records: list[dict[str, Any]]) -> str:
+    """Rows: profiles; columns: rule areas; each cell the verdict counts."""
+    kinds = verdicts(records)
+    cells: dict[tuple[str, str], Counter[str]] = {}
+    for r in records:
+        cells.setdefault((r["profile"], r["area"]), Counter())[r["verdict"]] += 1
+    areas = sorted({a for _, a in cells})
+    profiles = sorted({p for p, _ in cells})
+    head = raw("tr", tag("th", "profile") + "".join(tag("th", a) for a in areas))
+    rows = [raw("tr", tag("th", p) + "".join(_cell(cells.get((p, a)), kinds) for a in areas)) for p in profiles]
+    legend = tag("p", "  ".join(f"{MARKS.get(v, '?')} {v}" for v in kinds), "muted")
+    return legend + raw("table", raw("thead", head) + raw("tbody", "".join(rows)), "matrix")
+
+
+def _cell(counts: Counter[str] | None, kinds: list[str]) -> str:
+    if not counts:
+        return tag("td", "", "zero")
+    text = " ".join(
+        tag("span", f"{counts[v]}{MARKS.get(v, '?')}", title=f"{counts[v]} {v}") for v in kinds if counts[v]
+    )
+    cls = "cell-bad" if any(counts[v] for v in BAD) else "cell-ok" if counts["passed"] == counts.total() else ""
+    return raw("td", text, cls)
+
+
+def failure_block(record: dict[str, Any], replay: str) -> str:
+    """One failed or errored scenario-in-profile: where, what differed, the table after, how to replay."""
+    fail = record.get("failure")
+    badge = tag("span", record["verdict"], f"badge {record['verdict']}")
+    head = raw("h3", f"{badge} <code>{escape(record['id'])}</code> [{escape(record['profile'])}] "
+               f"{escape(record['title'])}")  # fmt: skip
+    parts = [head]
+    if fail:
+        where = f"step {fail['step']}: {fail['action']}" if fail.get("action") else "the given position"
+        parts.append(tag("p", f"{short_path(record['file'])}:{fail['line']}, {where}", "muted"))
+        parts += [mismatch_table(fail["mismatches"]), after_figure(fail.get("before", ""), fail["after"])]
+    else:
+        parts.append(tag("p", f"{short_path(record['file'])}:{record['line']}: {record.get('detail', '')}"))
+    command = f"crescent-conformance run {replay} --profile {record['profile']} --id {record['id']}"
+    parts.append(raw("p", "replay: " + tag("code", command)))
+    return raw("section", "".join(parts), "scenario", id=f"{record['id']}[{record['profile']}]")
+
+
+def short_path(path: str) -> str:
+    """``spec/scenarios/piles.yaml`` for a path inside a spec folder."""
+    marker = "/spec/"
+    return "spec/" + path.rsplit(marker, 1)[1] if marker in path else path
+
+
+def mismatch_table(mismatches: list[str]) -> str:
+    """Each mismatch (``what: expected X, got Y``) as a row: what, expected, actual."""
+    rows = []
+    for text in mismatches:
+        what, _, rest = text.partition(": expected ")
+        expected, _, actual = rest.rpartition(", got ")
+        cells = [what, expected, actual] if rest and expected else [text, "", ""]
+        rows.append(raw("tr", "".join(tag("td", c) for c in cells)))
+    head = raw("tr", tag("th", "what") + tag("th", "expected") + tag("th", "actual"))
+    return raw("table", raw("thead", head) + raw("tbody", "".join(rows)), "mismatches")
+
+
+def _position(text: str) -> Position | None:
+    try:
+        return Position.from_text(text)
+    except (CrescentError, ValueError, IndexError, KeyError):
+        return None
+
+
+def after_figure(before: str, after: str) -> str:
+    """The table after the failing step (changes from before outlined), or the text when unreadable."""
+    shown, earlier = _position(after), _position(before) if before else None
+    texts = raw("details", tag("summary", "position texts") + tag("pre", f"before: {before}\nafter:  {after}"))
+    if shown is None:
+        return tag("p", "The position after could not be read as a table.", "muted") + texts
+    changed = changed_places(earlier, shown) if earlier else set()
+    caption = f"after: reshuffles left {shown.reshuffles} · moves {shown.moves}"
+    svg = table_svg(shown, changed=changed, label=caption)
+    return raw("div", svg + tag("div", caption + " (changed places outlined)", "figcap"), "figure") + texts
+
+
+def read_report(path: Path) -> dict[str, Any]:
+    """Load a JSON run report; ScenarioError names the file and what is wrong with it."""
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ScenarioError(str(path), None, "", f"not a readable JSON report: {err}") from None
+    missing = [k for k in ("implementation", "results", "summary", "complete", "time") if k not in data]
+    if missing:
+        raise ScenarioError(str(path), None, "$", f"not a run report: missing {', '.join(missing)}")
+    return data
+
+
+def write_html_report(source: Path, out: Path | None = None, replay: str | None = None) -> Path:
+    """Render the JSON report ``source`` to ``out`` (default: the same name with .html); returns ``out``."""
+    target = out or source.with_suffix(".html")
+    target.write_text(render_report(read_report(source), replay), encoding="utf-8")
+    return target

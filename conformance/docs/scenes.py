@@ -1,0 +1,132 @@
+"""A scenario as a block of HTML: title, sources, the given table, each step and the table after it."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from conformance.docs.html import link, raw, tag
+from conformance.docs.runs import Run, StepView
+from conformance.docs.svg import changed_places, table_svg
+from conformance.scenarios import Citation, Scenario
+from crescent_ref.messages import message
+from crescent_ref.position import Position
+
+LONG, HEAD, TAIL = 16, 6, 6  # in runs longer than LONG steps only the first and last steps are drawn
+LANGUAGES = {"000": "Indonesian", "001": "English", "003": "Chinese"}
+
+
+def citation(c: Citation) -> str:
+    """``000 (Indonesian) § section: “quote”`` as HTML."""
+    doc = c.doc[:3]
+    return raw(
+        "div",
+        f"<strong>{escape(doc)}</strong> ({LANGUAGES.get(doc, c.doc)}) § {escape(c.section)}: “{escape(c.quote)}”",
+        "cite",
+    )
+
+
+def scenario_block(scenario: Scenario, runs: list[Run]) -> str:
+    """The whole scenario with one run per profile shown."""
+    head = tag("span", scenario.id, "id") + escape(scenario.title)
+    parts = [raw("h4", head), *(citation(c) for c in scenario.sources), _refs(scenario)]
+    parts += [run_block(r, len(runs) > 1) for r in runs]
+    return raw("section", "".join(parts), "scenario", id=scenario.id)
+
+
+def _refs(scenario: Scenario) -> str:
+    items = [f"profiles: {escape(', '.join(scenario.profiles))}"]
+    if scenario.interpretations:
+        items.append("rests on " + ", ".join(link(f"interpretations.html#{i}", i) for i in scenario.interpretations))
+    if scenario.statements:
+        items.append("statements " + ", ".join(link(f"traceability.html#{s}", s) for s in scenario.statements))
+    if scenario.features:
+        items.append("needs " + escape(", ".join(scenario.features)))
+    items.append(f"file {escape(scenario.location)}")
+    return raw("p", " · ".join(items), "muted")
+
+
+def run_block(run: Run, named: bool) -> str:
+    """The given table and the steps of one run."""
+    title = raw("h5", "in profile " + tag("code", run.profile)) if named else ""
+    if run.start is None:
+        return title + tag("p", run.error, "rejected")
+    given = "a dealt game " + tag("code", run.scenario.code or "") if run.scenario.code else "the given position"
+    start = figure(run.start, None, _caption(run.status, run.start))
+    parts = [title, raw("p", f"<strong>Given</strong> {given}"), start]
+    previous = run.start
+    for n, view in enumerate(run.steps):
+        draw = len(run.steps) <= LONG or n < HEAD or n >= len(run.steps) - TAIL
+        parts.append(step_block(view, previous, draw))
+        previous = view.position
+    return "".join(parts)
+
+
+def step_block(view: StepView, before: Position, draw: bool) -> str:
+    """One step: action, outcome, note, what it checks, and the table if it changed."""
+    head = f"<strong>Step {view.step.number}</strong> {tag('code', view.step.action)} → {outcome_html(view)}"
+    parts = [raw("p", head)]
+    if view.step.note:
+        parts.append(tag("p", view.step.note, "muted"))
+    if view.expected.state:
+        parts.append(raw("p", "checks: " + facts(view.expected.state), "muted"))
+    changed = changed_places(before, view.position)
+    if draw and (changed or view.selected is not None):
+        status = str(view.reply.state.get("status", ""))
+        caption = f"after step {view.step.number} · " + _caption(status, view.position)
+        parts.append(figure(view.position, view.selected, caption, changed))
+    return raw("div", "".join(parts), "step")
+
+
+def outcome_html(view: StepView) -> str:
+    """``accepted`` (with its card moves) or ``rejected code — message``; notes an engine disagreement."""
+    if view.outcome == "rejected":
+        code = view.reason or "?"
+        text = f'<span class="rejected">rejected</span> {tag("code", code)} — “{escape(_message(code))}”'
+    else:
+        text = '<span class="accepted">accepted</span>' + _moves(view)
+    if not view.agrees:
+        text += ' <span class="badge other">the reference engine disagrees with this step</span>'
+    return text
+
+
+def _moves(view: StepView) -> str:
+    moves = list(view.expected.moves if view.expected.moves is not None else view.reply.moves)
+    effect = view.expected.effect or view.reply.effect
+    extra = f" ({escape(effect)})" if effect and effect != "move" else ""
+    if moves and moves != [view.step.action]:
+        extra += ": card moves " + ", ".join(tag("code", m) for m in moves)
+    return extra
+
+
+def _message(code: str) -> str:
+    try:
+        return message(code)
+    except Exception:  # an unknown code (from a faulty report) still shows
+        return "(no such reason code)"
+
+
+def facts(state: dict[str, Any]) -> str:
+    """The expected facts of a step, short: ``moves 1; p1 7♥; status playing``."""
+    out = []
+    for key, value in state.items():
+        if key == "position":
+            out.append("the whole position")
+        elif isinstance(value, dict):
+            out += [f"{escape(key)} {escape(str(k))}: {tag('code', str(v))}" for k, v in value.items()]
+        elif isinstance(value, list):
+            out.append(f"{escape(key)}: " + (", ".join(tag("code", str(v)) for v in value) or "none"))
+        else:
+            out.append(f"{escape(key)} {tag('code', str(value))}")
+    return "; ".join(out)
+
+
+def _caption(status: str, position: Position) -> str:
+    parts = [status] if status else []
+    return " · ".join([*parts, f"reshuffles left {position.reshuffles}", f"moves {position.moves}"])
+
+
+def figure(position: Position, selected: int | None, caption: str, changed: set[int] | None = None) -> str:
+    """The table drawn with a caption below."""
+    svg = table_svg(position, changed=changed or set(), selected=selected, label=caption)
+    return raw("div", svg + tag("div", caption, "figcap"), "figure")
