@@ -40,6 +40,7 @@ class FuzzConfig:
     seed: int = 0
     out: Path = Path("fuzz-findings")
     generated_positions: bool = True
+    shrink: bool = True
     findings: list[Path] = field(default_factory=list)
     pending: tuple[dict[str, str], list[tuple[str, Reply]], str] | None = None
 
@@ -220,9 +221,12 @@ def fuzz(subject: Callable[[], Adapter], config: FuzzConfig) -> None:
         deadline=None,
         database=None,
         suppress_health_check=list(hypothesis.HealthCheck),
+        phases=[p for p in hypothesis.Phase if config.shrink or p is not hypothesis.Phase.shrink],
     )
     try:
         run_state_machine_as_test(machine, settings=settings)
+    except hypothesis.errors.Flaky as err:
+        raise NonDeterministic(f"the implementation answered differently when a game was played twice: {err}") from None
     except Divergence as err:
         if config.pending is None:
             raise

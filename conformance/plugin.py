@@ -31,6 +31,10 @@ OPTIONS = {
     "report": "write the JSON report to this file",
     "scenarios": "extra scenario folders (comma-separated)",
     "timeout": "seconds per stdio request (default 10)",
+    "fuzz": "also play N differential games per profile against the reference (0 = off)",
+    "fuzz_steps": "most actions per differential game (default 50)",
+    "fuzz_seed": "seed of the differential games (default 0: the same games every run)",
+    "fuzz_out": "folder for scenario files written on a difference (default fuzz-findings)",
 }
 _ADAPTER = pytest.StashKey[Adapter]()
 _INFO = pytest.StashKey[Info]()
@@ -204,6 +208,51 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         for item in node.collect():
             _expect(item, expectations)
             items.append(item)
+    if int(option(config, "fuzz") or 0) > 0:
+        items.extend(_fuzz_items(session, config))
+
+
+def _fuzz_items(session: pytest.Session, config: pytest.Config) -> list[pytest.Item]:
+    parent = FuzzFile.from_parent(session, path=Path("differential"), nodeid="crescent/differential")
+    profiles = _split(option(config, "profile")) or ["app", "open", "hoffmann-1892", "morehead-1949"]
+    return [FuzzItem.from_parent(parent, name=f"fuzz[{p}]", profile=p) for p in profiles]
+
+
+class FuzzFile(pytest.File):
+    """The parent of the differential-play items."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        return iter(())
+
+
+class FuzzItem(pytest.Item):
+    """Differential play in one profile, with the budget of the fuzz options."""
+
+    def __init__(self, *, profile: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.profile = profile
+
+    def runtest(self) -> None:
+        from conformance.fuzz import FuzzConfig, fuzz
+
+        cfg = self.config
+        config = FuzzConfig(
+            profile=self.profile,
+            examples=int(option(cfg, "fuzz")),
+            steps=int(option(cfg, "fuzz_steps") or 50),
+            seed=int(option(cfg, "fuzz_seed") or 0),
+            out=Path(option(cfg, "fuzz_out") or "fuzz-findings"),
+        )
+        info = _info(cfg)
+        if info.supports(self.profile):
+            pytest.skip(str(info.supports(self.profile)))
+        fuzz(lambda: make_adapter(option(cfg, "impl"), option(cfg, "cmd"), float(option(cfg, "timeout") or 10)), config)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        return f"differential play [{self.profile}]: {type(excinfo.value).__name__}: {excinfo.value}"
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return Path("differential"), 0, f"differential play [{self.profile}]"
 
 
 def _expect(item: pytest.Item, expectations: Expectations) -> None:

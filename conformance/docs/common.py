@@ -30,6 +30,12 @@ def scenario_href(scenario: Scenario) -> str:
     return f"{rules_file(base_of(scenario.profiles[0]))}#{scenario.id}"
 
 
+def short_path(path: str) -> str:
+    """``spec/scenarios/piles.yaml`` for a path inside a spec folder; other paths as they are."""
+    marker = "/spec/"
+    return "spec/" + path.rsplit(marker, 1)[1] if marker in path else path
+
+
 def nav() -> list[tuple[str, str]]:
     """The links at the top of every page."""
     rules = [(rules_file(b), b) for b in base_names()]

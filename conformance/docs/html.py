@@ -41,6 +41,9 @@ td.zero { color:#b8c0c6; }
 .cell-bad { background:#fde8e8; } .cell-ok { background:#e7f5ea; }
 details summary { cursor:pointer; color:var(--muted); }
 .toc { columns: 2; }
+.wide { overflow-x:auto; }
+table.matrix { font-size:.85em; } table.matrix td { white-space:nowrap; }
+table.matrix th { font-size:.9em; }
 """
 
 

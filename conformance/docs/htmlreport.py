@@ -8,6 +8,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from conformance.docs.common import short_path
 from conformance.docs.html import page, raw, tag
 from conformance.docs.svg import changed_places, table_svg
 from crescent_ref.errors import CrescentError, ScenarioError
@@ -32,7 +33,7 @@ def default_replay(data: dict[str, Any]) -> str:
 def render_report(data: dict[str, Any], replay: str | None = None) -> str:
     """The whole report page."""
     records = data["results"]
-    failures = [r for r in records if r["verdict"] in BAD]
+    failures = sorted((r for r in records if r["verdict"] in BAD), key=lambda r: r["verdict"] != "failed")
     impl = data["implementation"]
     body = [
         tag("h1", f"Conformance report: {impl['name']} {impl['version']}"),
@@ -68,10 +69,16 @@ def matrix(records: list[dict[str, Any]]) -> str:
         cells.setdefault((r["profile"], r["area"]), Counter())[r["verdict"]] += 1
     areas = sorted({a for _, a in cells})
     profiles = sorted({p for p, _ in cells})
-    head = raw("tr", tag("th", "profile") + "".join(tag("th", a) for a in areas))
-    rows = [raw("tr", tag("th", p) + "".join(_cell(cells.get((p, a)), kinds) for a in areas)) for p in profiles]
+    head = raw("tr", tag("th", "profile") + "".join(tag("th", a) for a in areas) + tag("th", "all"))
+    rows = [raw("tr", tag("th", p) + "".join(_cell(cells.get((p, a)), kinds) for a in areas) + _total(cells, p, kinds))
+            for p in profiles]  # fmt: skip
     legend = tag("p", "  ".join(f"{MARKS.get(v, '?')} {v}" for v in kinds), "muted")
-    return legend + raw("table", raw("thead", head) + raw("tbody", "".join(rows)), "matrix")
+    table = raw("table", raw("thead", head) + raw("tbody", "".join(rows)), "matrix")
+    return legend + raw("div", table, "wide")
+
+
+def _total(cells: dict[tuple[str, str], Counter[str]], profile: str, kinds: list[str]) -> str:
+    return _cell(sum((c for (p, _), c in cells.items() if p == profile), Counter()), kinds)
 
 
 def _cell(counts: Counter[str] | None, kinds: list[str]) -> str:
@@ -100,12 +107,6 @@ def failure_block(record: dict[str, Any], replay: str) -> str:
     command = f"crescent-conformance run {replay} --profile {record['profile']} --id {record['id']}"
     parts.append(raw("p", "replay: " + tag("code", command)))
     return raw("section", "".join(parts), "scenario", id=f"{record['id']}[{record['profile']}]")
-
-
-def short_path(path: str) -> str:
-    """``spec/scenarios/piles.yaml`` for a path inside a spec folder."""
-    marker = "/spec/"
-    return "spec/" + path.rsplit(marker, 1)[1] if marker in path else path
 
 
 def mismatch_table(mismatches: list[str]) -> str:

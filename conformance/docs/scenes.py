@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from conformance.docs.common import short_path
 from conformance.docs.html import link, raw, tag
 from conformance.docs.runs import Run, StepView
 from conformance.docs.svg import changed_places, table_svg
@@ -30,7 +31,9 @@ def scenario_block(scenario: Scenario, runs: list[Run]) -> str:
     """The whole scenario with one run per profile shown."""
     head = tag("span", scenario.id, "id") + escape(scenario.title)
     parts = [raw("h4", head), *(citation(c) for c in scenario.sources), _refs(scenario)]
-    parts += [run_block(r, len(runs) > 1) for r in runs]
+    for n, run in enumerate(runs):
+        same = n > 0 and run.start is not None and run.start == runs[0].start and run.status == runs[0].status
+        parts.append(run_block(run, len(runs) > 1, same))
     return raw("section", "".join(parts), "scenario", id=scenario.id)
 
 
@@ -42,18 +45,21 @@ def _refs(scenario: Scenario) -> str:
         items.append("statements " + ", ".join(link(f"traceability.html#{s}", s) for s in scenario.statements))
     if scenario.features:
         items.append("needs " + escape(", ".join(scenario.features)))
-    items.append(f"file {escape(scenario.location)}")
+    items.append(f"file {escape(short_path(scenario.file))}:{scenario.line}")
     return raw("p", " · ".join(items), "muted")
 
 
-def run_block(run: Run, named: bool) -> str:
-    """The given table and the steps of one run."""
+def run_block(run: Run, named: bool, same_start: bool = False) -> str:
+    """The given table (unless ``same_start``: as the run shown before) and the steps of one run."""
     title = raw("h5", "in profile " + tag("code", run.profile)) if named else ""
     if run.start is None:
         return title + tag("p", run.error, "rejected")
     given = "a dealt game " + tag("code", run.scenario.code or "") if run.scenario.code else "the given position"
-    start = figure(run.start, None, _caption(run.status, run.start))
-    parts = [title, raw("p", f"<strong>Given</strong> {given}"), start]
+    if same_start:
+        parts = [title, raw("p", f"<strong>Given</strong> {given}, the same table as above.")]
+    else:
+        start = figure(run.start, None, _caption(run.status, run.start))
+        parts = [title, raw("p", f"<strong>Given</strong> {given}"), start]
     previous = run.start
     for n, view in enumerate(run.steps):
         draw = len(run.steps) <= LONG or n < HEAD or n >= len(run.steps) - TAIL
