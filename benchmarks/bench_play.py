@@ -49,9 +49,8 @@ def differential(subject: type[Adapter] | None, label: str, examples: int) -> No
         began = time.perf_counter()
         fuzz(factory, config)
         seconds = time.perf_counter() - began
-    print(
-        f"differential, {label:<10}: {COUNT['acts']:>6} steps in {seconds:6.2f}s = {COUNT['acts'] / seconds:8.0f} steps/s"
-    )
+    steps = COUNT["acts"]
+    print(f"differential, {label:<10}: {steps:>6} steps in {seconds:6.2f}s = {steps / seconds:8.0f} steps/s")
 
 
 def perft_speed() -> None:
