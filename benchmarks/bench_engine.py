@@ -5,6 +5,8 @@ Two measurements, each on one core, printed as a table:
 (a) playouts: random games; each step asks ``game.legal_moves()`` and applies a random legal move
     (sometimes a reshuffle, and an undo where the profile has one). Rate = applied actions per
     second of wall time, legal-move generation included; dealing is done before the clock starts.
+    The time is split into rounds; the best and the median round are shown (other processes on
+    the machine slow some rounds down; the load average is printed for that reason).
 (b) legal_moves: ``rules.legal_moves(profile, position)`` timed one call at a time with
     ``time.perf_counter_ns`` on freshly dealt positions (several codes, many repetitions each);
     the timer's own cost (an empty timed region, median) is subtracted. The same is done for
@@ -20,6 +22,7 @@ Targets: (a) >= 50,000 actions/s, (b) median <= 10 µs on fresh deals.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -55,17 +58,17 @@ def play_one(game: Game, rng: random.Random, seen: list[Position]) -> int:
     return GAME_CAP
 
 
-def playouts(profile: str, starts: list[Position], seconds: float, seed: int) -> tuple[float, int, list[Position]]:
-    """Random games for about ``seconds``; returns (actions per second, actions, sampled positions)."""
-    rng, actions, games = random.Random(seed), 0, 0
-    seen: list[Position] = []
+def playouts(profile: str, starts: list[Position], seconds: float, rng: random.Random,
+             seen: list[Position]) -> tuple[float, int]:
+    """Random games for about ``seconds``; returns (actions per second, actions)."""
+    actions, games = 0, 0
     begin = time.perf_counter_ns()
     deadline = begin + int(seconds * 1e9)
     while time.perf_counter_ns() < deadline:
         actions += play_one(Game(profile, starts[games % len(starts)]), rng, seen)
         games += 1
     elapsed = (time.perf_counter_ns() - begin) / 1e9
-    return actions / elapsed, actions, seen
+    return actions / elapsed, actions
 
 
 def timer_cost(reps: int) -> int:
@@ -111,8 +114,11 @@ def bench(profile_name: str, args: argparse.Namespace, overhead: int) -> None:
     """Run and print both measurements for one profile."""
     profile = get_profile(profile_name)
     starts = dealt(profile_name, args.codes)
-    rate, actions, seen = playouts(profile_name, starts, args.seconds, args.seed)
-    print(f"\n{profile_name}: playouts {rate:,.0f} actions/s ({actions:,} actions in {args.seconds:g} s)")
+    rng, seen = random.Random(args.seed), list[Position]()
+    rounds = [playouts(profile_name, starts, args.seconds / args.rounds, rng, seen) for _ in range(args.rounds)]
+    rates = sorted(rate for rate, _ in rounds)
+    print(f"\n{profile_name}: playouts {rates[-1]:,.0f} actions/s best round, {statistics.median(rates):,.0f} median "
+          f"({sum(n for _, n in rounds):,} actions in {args.rounds} rounds, {args.seconds:g} s)")
     print(f"  {'legal moves, µs per call':<34} {'median':>8} {'p10':>8} {'p90':>8}")
     fresh = per_call(lambda p: rules.legal_moves(profile, p), starts, args.reps, overhead)
     print(row(f"rules.legal_moves, {len(starts)} deals", fresh))
@@ -128,13 +134,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--profile", action="append", help="profile name (repeatable); default: the four bases")
     parser.add_argument("--seconds", type=float, default=3.0, help="playout time per profile")
+    parser.add_argument("--rounds", type=int, default=5, help="playout rounds (the time is split among them)")
     parser.add_argument("--codes", type=int, default=20, help="dealt game codes to use")
     parser.add_argument("--reps", type=int, default=500, help="timed calls per dealt position")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random player")
     args = parser.parse_args(argv)
     overhead = timer_cost(20_000)
     print("crescent_ref engine benchmark: one process, one core, time.perf_counter_ns")
-    print(f"timer overhead {overhead} ns (subtracted from every per-call sample)")
+    print(f"timer overhead {overhead} ns (subtracted from every per-call sample); "
+          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     for name in args.profile or DEFAULT_PROFILES:
         bench(name, args, overhead)
 

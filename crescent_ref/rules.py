@@ -326,8 +326,15 @@ def pile_moves(profile: Profile, pos: Position) -> list[Action]:
 
 def _onto_piles(t: Tables, piles: tuple[tuple[int, ...], ...], tops: list[int], src: int) -> list[Action]:
     """The general case of ``pile_moves``' pile targets: two neighbour cards, or twin targets."""
-    targets = [j for j, top in enumerate(tops) if top in t.near[tops[src]] and len(piles[j]) < t.limit]
-    return [MOVES[src][j] for j in targets]
+    targets = []
+    for near in t.near[tops[src]]:
+        if near in tops:
+            first = tops.index(near)
+            targets.append(first)
+            if tops.count(near) > 1:
+                targets.append(tops.index(near, first + 1))
+    targets.sort()
+    return [MOVES[src][j] for j in targets if len(piles[j]) < t.limit]
 
 
 def foundation_moves(profile: Profile, pos: Position) -> list[Action]:
