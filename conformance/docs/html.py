@@ -42,20 +42,25 @@ td.zero { color:#b8c0c6; }
 details summary { cursor:pointer; color:var(--muted); }
 .toc { columns: 2; }
 .wide { overflow-x:auto; }
+main.wide-page { max-width: 1500px; }
 table.matrix { font-size:.85em; } table.matrix td { white-space:nowrap; }
+table.matrix th, table.matrix td { padding:.2rem .35rem; }
 table.matrix th { font-size:.9em; }
 """
 
 
-def page(title: str, body: str, nav: list[tuple[str, str]] | None = None) -> str:
-    """A whole HTML document: the title, a bar of (href, label) links, and the body."""
+_WIDE = ' class="wide-page"'
+
+
+def page(title: str, body: str, nav: list[tuple[str, str]] | None = None, *, wide: bool = False) -> str:
+    """A whole HTML document: the title, a bar of (href, label) links, and the body (``wide``: for big tables)."""
     bar = "".join(f'<a href="{escape(href)}">{escape(label)}</a>' for href, label in nav or [])
     header = f'<header class="site">{bar}</header>' if bar else ""
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}</title><style>{CSS}{SVG_CSS}</style></head>"
-        f"<body>{header}<main>{body}</main></body></html>\n"
+        f"<body>{header}<main{_WIDE if wide else ''}>{body}</main></body></html>\n"
     )
 
 

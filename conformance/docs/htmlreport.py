@@ -43,7 +43,7 @@ def render_report(data: dict[str, Any], replay: str | None = None) -> str:
         tag("h2", f"Failures ({len(failures)})"),
         "".join(failure_block(r, replay or default_replay(data)) for r in failures) or tag("p", "None."),
     ]
-    return page(f"Crescent conformance: {impl['name']} {impl['version']}", "".join(body))
+    return page(f"Crescent conformance: {impl['name']} {impl['version']}", "".join(body), wide=True)
 
 
 def header(data: dict[str, Any]) -> str:

@@ -18,9 +18,9 @@ from crescent_ref.cards import CARD_TEXT, KING, SUIT_SYMBOLS
 from crescent_ref.position import Position
 
 CARD_W, CARD_H = 48, 66
-PITCH_X, PITCH_Y = 58, 92
+PITCH_X, PITCH_Y = 60, 96
 MARGIN = 24
-BACK_STEP = 3  # how far each face-down card peeks out behind the one above it
+BACK_STEP = 2  # how far each face-down card peeks out behind the one above it
 ACE_ROW, HOLD_ROW, KING_ROW = 1.35, 2.3, 3.25
 WIDTH = 2 * MARGIN + 9 * PITCH_X + CARD_W
 HEIGHT = 2 * MARGIN + 4 * PITCH_Y + CARD_H + 16
@@ -29,7 +29,7 @@ CSS = """
 svg.table { font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; }
 svg.table .felt { fill: #2e7d4f; }
 svg.table .face { fill: #fffdf7; stroke: #555; }
-svg.table .back { fill: #27509b; stroke: #f4f4f4; stroke-width: 1.5; }
+svg.table .back { fill: #27509b; stroke: #dfe7f5; stroke-width: 0.7; }
 svg.table .slot { fill: none; stroke: #cfe8d8; stroke-dasharray: 4 3; }
 svg.table .changed { fill: none; stroke: #f2b600; stroke-width: 3; }
 svg.table .selected { fill: none; stroke: #5aa9ff; stroke-width: 3; }
