@@ -8,6 +8,7 @@ from typing import Any
 
 from conformance.docs import markdown
 from conformance.scenarios import Scenario
+from crescent_ref.messages import reason_codes
 from crescent_ref.profiles import base_names
 from crescent_ref.spec_files import load_yaml, spec_dir
 
@@ -50,9 +51,15 @@ def nav() -> list[tuple[str, str]]:
 
 
 def link_ids(html: str) -> str:
-    """Statement ids and interpretation ids in rendered text, made into links."""
+    """Statement ids, interpretation ids and reason codes in rendered text, made into links."""
     html = STATEMENT_ID.sub(r'<a href="traceability.html#\1">\1</a>', html)
-    return INTERPRETATION_ID.sub(r'<a href="interpretations.html#\1">\1</a>', html)
+    html = INTERPRETATION_ID.sub(r'<a href="interpretations.html#\1">\1</a>', html)
+    return re.sub(r"<code>([a-z-]+)</code>", _reason_link, html)
+
+
+def _reason_link(found: re.Match[str]) -> str:
+    code = found.group(1)
+    return f'<a href="reasons.html#{code}">{found.group(0)}</a>' if code in reason_codes() else found.group(0)
 
 
 def render_md(text: str) -> str:

@@ -41,6 +41,7 @@ td.zero { color:#b8c0c6; }
 .cell-bad { background:#fde8e8; } .cell-ok { background:#e7f5ea; }
 details summary { cursor:pointer; color:var(--muted); }
 .toc { columns: 2; }
+td code { white-space:nowrap; }
 .wide { overflow-x:auto; }
 main.wide-page { max-width: 1500px; }
 table.matrix { font-size:.85em; } table.matrix td { white-space:nowrap; }

@@ -91,5 +91,5 @@ def source_html(spec: dict[str, Any]) -> str:
         parts = [citation(Citation(src["doc"], str(src.get("section", "")), str(src.get("quote", ""))))]
     if "interpretation" in spec:
         iid = spec["interpretation"]
-        parts = [*parts, "our interpretation " + link(f"interpretations.html#{iid}", iid)]
+        parts = [*parts, raw("div", "our interpretation " + link(f"interpretations.html#{iid}", iid), "muted")]
     return "".join(parts)

@@ -88,7 +88,8 @@ def outcome_html(view: StepView) -> str:
     """``accepted`` (with its card moves) or ``rejected code — message``; notes an engine disagreement."""
     if view.outcome == "rejected":
         code = view.reason or "?"
-        text = f'<span class="rejected">rejected</span> {tag("code", code)} — “{escape(_message(code))}”'
+        reason = raw("a", tag("code", code), href=f"reasons.html#{code}")
+        text = f'<span class="rejected">rejected</span> {reason} — “{escape(_message(code))}”'
     else:
         text = '<span class="accepted">accepted</span>' + _moves(view)
     if not view.agrees:

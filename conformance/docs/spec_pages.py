@@ -50,7 +50,7 @@ def _param_row(name: str, description: str, profiles: dict[str, Any]) -> str:
     cells = [raw("td", f"{escape(description)} <code>{escape(name)}</code>")]
     for base, profile in profiles.items():
         spec = profile["parameters"][name]
-        value = raw("strong", link(rules_file(base), param_value(spec["value"])))
+        value = raw("div", raw("strong", link(rules_file(base), param_value(spec["value"]))))
         cells.append(raw("td", value + source_html(spec)))
     return raw("tr", "".join(cells))
 

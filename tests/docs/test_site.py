@@ -65,6 +65,12 @@ def test_each_scenario_shows_every_step_once_per_profile_run(site: Path, corpus:
             assert '<svg class="table"' in block, f"{sc.id} has no drawing on {base}"
 
 
+def shown_reason(code: str) -> str:
+    """How a step refused with ``code`` reads on a page: the linked code, then the English message."""
+    text = message(code).replace("'", "&#x27;")
+    return f'<a href="reasons.html#{code}"><code>{code}</code></a> — “{text}”'
+
+
 def test_a_rejected_step_shows_its_reason_and_english_message(site: Path, corpus: list[Scenario]) -> None:
     pages = {b: (site / rules_file(b)).read_text(encoding="utf-8") for b in base_names()}
     checked = 0
@@ -73,8 +79,7 @@ def test_a_rejected_step_shows_its_reason_and_english_message(site: Path, corpus
             for step in sc.steps:
                 expect = step.expected(profile)
                 if expect.outcome == "rejected" and expect.reason:
-                    block = section_of(pages[base_of(profile)], sc.id)
-                    assert f"<code>{expect.reason}</code> — “{message(expect.reason)}”".replace("'", "&#x27;") in block
+                    assert shown_reason(expect.reason) in section_of(pages[base_of(profile)], sc.id)
                     checked += 1
     assert checked > 50
 
