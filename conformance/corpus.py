@@ -27,6 +27,12 @@ def json_path(path: Iterable[str | int]) -> str:
 
 
 @functools.cache
+def scenario_validator() -> jsonschema.Draft202012Validator:
+    """The (cached) validator of scenario files."""
+    return jsonschema.Draft202012Validator(scenario_schema())
+
+
+@functools.cache
 def scenario_schema() -> dict[str, Any]:
     """The JSON Schema of a scenario file."""
     schema: dict[str, Any] = json.loads((spec_dir() / "schema" / "scenario.schema.json").read_text("utf-8"))
@@ -48,8 +54,7 @@ def scenario_files(dirs: Iterable[Path]) -> list[Path]:
 
 def schema_errors(doc: Located) -> list[ScenarioError]:
     """Every JSON Schema violation of a loaded file, each with its line and JSON path."""
-    validator = jsonschema.Draft202012Validator(scenario_schema())
-    found = sorted(validator.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path])
+    found = sorted(scenario_validator().iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path])
     return [_schema_error(doc, err) for err in found]
 
 

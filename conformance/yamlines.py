@@ -10,6 +10,7 @@ import yaml
 from crescent_ref.errors import ScenarioError
 
 JsonPath = tuple[str | int, ...]
+_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
 
 
 class Located:
@@ -32,7 +33,7 @@ def load(path: Path) -> Located:
     """Parse ``path``; a YAML syntax error or a duplicate key raises ScenarioError with its line."""
     text = path.read_text(encoding="utf-8")
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as err:
         line = err.problem_mark.line + 1 if err.problem_mark else None
         raise ScenarioError(str(path), line, "", f"YAML syntax: {err.problem}") from None

@@ -26,7 +26,7 @@ def load_yaml(name: str) -> Any:
     """Load one YAML data file of the spec, with a clear error naming the file on bad YAML."""
     path = spec_dir() / name
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.MarkedYAMLError as err:
         line = err.problem_mark.line + 1 if err.problem_mark else None
         raise ScenarioError(str(path), line, "", str(err.problem)) from None
