@@ -22,8 +22,9 @@ SCALE = float(os.environ.get("CRESCENT_HYPOTHESIS_SCALE", "1"))
 
 
 def examples(n: int) -> settings:
-    """Stable settings for CI: derandomized, no deadline, ``n`` examples (times the env scale)."""
-    return settings(max_examples=max(1, int(n * SCALE)), derandomize=True, deadline=None,
+    """Stable settings for CI: derandomized, no deadline, no example database, ``n`` examples
+    (times CRESCENT_HYPOTHESIS_SCALE)."""
+    return settings(max_examples=max(1, int(n * SCALE)), derandomize=True, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
