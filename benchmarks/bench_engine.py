@@ -5,8 +5,9 @@ Two measurements, each on one core, printed as a table:
 (a) playouts: random games; each step asks ``game.legal_moves()`` and applies a random legal move
     (sometimes a reshuffle, and an undo where the profile has one). Rate = applied actions per
     second of wall time, legal-move generation included; dealing is done before the clock starts.
-    The time is split into rounds; the best and the median round are shown (other processes on
-    the machine slow some rounds down; the load average is printed for that reason).
+    The time is split into rounds; the best and the median round are shown, and the median rate
+    per second of this process's CPU time (other processes on the machine slow some rounds down;
+    the load average is printed for that reason).
 (b) legal_moves: ``rules.legal_moves(profile, position)`` timed one call at a time with
     ``time.perf_counter_ns`` on freshly dealt positions (several codes, many repetitions each);
     the timer's own cost (an empty timed region, median) is subtracted. The same is done for
@@ -59,16 +60,16 @@ def play_one(game: Game, rng: random.Random, seen: list[Position]) -> int:
 
 
 def playouts(profile: str, starts: list[Position], seconds: float, rng: random.Random,
-             seen: list[Position]) -> tuple[float, int]:
-    """Random games for about ``seconds``; returns (actions per second, actions)."""
+             seen: list[Position]) -> tuple[float, float, int]:
+    """Random games for about ``seconds``; returns (actions per second, per CPU second, actions)."""
     actions, games = 0, 0
-    begin = time.perf_counter_ns()
+    begin, cpu = time.perf_counter_ns(), time.process_time_ns()
     deadline = begin + int(seconds * 1e9)
     while time.perf_counter_ns() < deadline:
         actions += play_one(Game(profile, starts[games % len(starts)]), rng, seen)
         games += 1
-    elapsed = (time.perf_counter_ns() - begin) / 1e9
-    return actions / elapsed, actions
+    elapsed, cpu = time.perf_counter_ns() - begin, time.process_time_ns() - cpu
+    return actions * 1e9 / elapsed, actions * 1e9 / max(cpu, 1), actions
 
 
 def timer_cost(reps: int) -> int:
@@ -116,9 +117,11 @@ def bench(profile_name: str, args: argparse.Namespace, overhead: int) -> None:
     starts = dealt(profile_name, args.codes)
     rng, seen = random.Random(args.seed), list[Position]()
     rounds = [playouts(profile_name, starts, args.seconds / args.rounds, rng, seen) for _ in range(args.rounds)]
-    rates = sorted(rate for rate, _ in rounds)
-    print(f"\n{profile_name}: playouts {rates[-1]:,.0f} actions/s best round, {statistics.median(rates):,.0f} median "
-          f"({sum(n for _, n in rounds):,} actions in {args.rounds} rounds, {args.seconds:g} s)")
+    rates = sorted(rate for rate, _, _ in rounds)
+    cpu = statistics.median(rate for _, rate, _ in rounds)
+    total = sum(n for *_, n in rounds)
+    print(f"\n{profile_name}: playouts {rates[-1]:,.0f} actions/s best round, {statistics.median(rates):,.0f} median, "
+          f"{cpu:,.0f} per CPU second ({total:,} actions in {args.rounds} rounds, {args.seconds:g} s)")
     print(f"  {'legal moves, µs per call':<34} {'median':>8} {'p10':>8} {'p90':>8}")
     fresh = per_call(lambda p: rules.legal_moves(profile, p), starts, args.reps, overhead)
     print(row(f"rules.legal_moves, {len(starts)} deals", fresh))
