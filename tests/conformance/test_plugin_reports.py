@@ -1,0 +1,117 @@
+"""The pytest plugin's outputs, run with pytester: JUnit XML, the JSON report, expectations files, xdist.
+
+Runs that write a report or an expectations file go in a fresh process (see the xfailed test below).
+"""
+
+from __future__ import annotations
+
+import calendar
+import time
+
+import pytest
+import yaml
+from harness import Pair, distinct_ids, key, pairs
+from plugin_runs import junit_cases, mutant_results, prepared, read_json, run, run_apart
+
+import conformance
+import crescent_ref
+from conformance.report import CORPUS_VERSION
+
+MUTANT = "no_pile_wrap"
+RECORDS_BUG = (
+    "conformance/plugin.py: _CONTROLLER_RECORDS is a module-level list never cleared, so a second "
+    "pytest session in one process (pytest.main, pytester) reports the first session's records too"
+)
+
+
+@pytest.fixture
+def kit(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    return prepared(pytester, monkeypatch)
+
+
+def record_keys(report: dict[str, object]) -> list[str]:
+    results = report["results"]
+    assert isinstance(results, list)
+    return sorted(f"{r['id']}[{r['profile']}]" for r in results)
+
+
+def test_a_reference_run_has_one_testcase_and_one_record_per_pair(kit: pytest.Pytester) -> None:
+    began = time.time()
+    result = run_apart(kit, "--crescent-impl", "reference", "--junitxml", "junit.xml", "--crescent-report", "r.json")
+    expected = sorted(key(p) for p in pairs())
+    result.assert_outcomes(passed=len(expected))
+    assert "Crescent conformance by rule area" in result.stdout.str()
+    cases = junit_cases(kit.path / "junit.xml")
+    assert sorted(name.rsplit("::", 1)[1] for name in cases) == expected
+    report = read_json(kit.path / "r.json")
+    assert record_keys(report) == expected
+    assert report["summary"] == {"passed": len(expected)}
+    check_header(report, began, complete=True)
+
+
+def check_header(report: dict[str, object], began: float, complete: bool) -> None:
+    assert report["kit_version"] == conformance.__version__
+    assert report["corpus_version"] == CORPUS_VERSION
+    assert report["implementation"] == {
+        "name": "crescent_ref",
+        "version": crescent_ref.__version__,
+        "language": "python",
+    }
+    assert report["profiles"] == sorted({profile for _, profile in chosen_pairs(record_keys(report))})
+    stamp = calendar.timegm(time.strptime(str(report["time"]), "%Y-%m-%dT%H:%M:%SZ"))
+    assert began - 2 <= stamp <= time.time() + 2
+    assert report["complete"] is complete
+
+
+def chosen_pairs(keys: list[str]) -> list[Pair]:
+    wanted = set(keys)
+    return [p for p in pairs() if key(p) in wanted]
+
+
+def test_the_report_of_a_selection_says_it_is_incomplete(kit: pytest.Pytester) -> None:
+    began = time.time()
+    chosen = distinct_ids()[0]
+    run_apart(kit, "--crescent-impl", "reference", "-k", chosen, "--crescent-report", "r.json")
+    report = read_json(kit.path / "r.json")
+    assert record_keys(report) == sorted(key(p) for p in pairs() if p[0].id == chosen)
+    check_header(report, began, complete=False)
+
+
+def test_written_expectations_make_the_run_green(kit: pytest.Pytester) -> None:
+    results = mutant_results(MUTANT)
+    profile = next(r.profile for r in results.values() if r.verdict == "failed")
+    bad = sorted(k for k, r in results.items() if r.verdict != "passed" and r.profile == profile)
+    args = ("--crescent-impl", f"mutants:{MUTANT}", "--crescent-profile", profile, "-k", f"[{profile}]")
+    first = run_apart(kit, *args, "--crescent-write-expectations", "known.yaml")
+    assert first.ret == pytest.ExitCode.TESTS_FAILED
+    written = yaml.safe_load((kit.path / "known.yaml").read_text(encoding="utf-8"))["deviations"]
+    assert sorted(written) == bad
+    again = run_apart(kit, *args, "--crescent-expectations", "known.yaml")
+    assert again.ret == pytest.ExitCode.OK
+    assert again.parseoutcomes()["xfailed"] == len(bad)
+    assert "failed" not in again.parseoutcomes()
+
+
+def test_xdist_gives_the_same_outcomes_as_serial(kit: pytest.Pytester) -> None:
+    area = next(r.scenario.area for r in mutant_results(MUTANT).values() if r.verdict == "failed")
+    args = ("--crescent-impl", f"mutants:{MUTANT}", "-m", area.replace("-", "_"))
+    run(kit, *args, "--junitxml", "serial.xml")
+    run_apart(kit, "-p", "xdist", "-n", "2", *args, "--junitxml", "parallel.xml", "--crescent-report", "r.json")
+    serial = junit_cases(kit.path / "serial.xml")
+    assert junit_cases(kit.path / "parallel.xml") == serial
+    assert {"passed", "failure"} <= set(serial.values())
+    verdicts = {f"{r['id']}[{r['profile']}]": r["verdict"] for r in read_json(kit.path / "r.json")["results"]}
+    assert verdicts == {name.rsplit("::", 1)[1]: _verdict(o) for name, o in serial.items()}
+
+
+def _verdict(junit_outcome: str) -> str:
+    return {"failure": "failed", "error": "errored", "skipped": "skipped"}.get(junit_outcome, junit_outcome)
+
+
+@pytest.mark.xfail(strict=True, reason=RECORDS_BUG)
+def test_two_sessions_in_one_process_report_only_their_own(kit: pytest.Pytester) -> None:
+    chosen = distinct_ids()[0]
+    for n in range(2):
+        run(kit, "--crescent-impl", "reference", "-k", chosen, "--crescent-report", f"r{n}.json")
+    report = read_json(kit.path / "r1.json")
+    assert record_keys(report) == sorted(key(p) for p in pairs() if p[0].id == chosen)
