@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import os
 import random
+import re
 
 from engine_helpers import PROFILES, expect
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from crescent_ref import Action, Game, GameCode, Position, deal_position
+from crescent_ref import Action, Game, GameCode, NotationError, Position, deal_position
 from crescent_ref.actions import PILES, PLACES, RESHUFFLE, UNDO
-from crescent_ref.cards import KING
+from crescent_ref.cards import CARD_TEXT, KING, SUIT_SYMBOLS
 from crescent_ref.deal import MAX_SEED
 from crescent_ref.rules import faults, legal_moves, reason
 from crescent_ref.spec_files import load_yaml
@@ -99,6 +100,50 @@ def test_the_game_accepts_its_legal_moves_and_refuses_the_rest(case: tuple[str, 
             assert outcome.accepted == (Action.move(src, dst) in legal)
             assert outcome.accepted or outcome.reason in ORDER
     assert g.position is pos
+
+
+def refused(text: str) -> str:
+    """The message of the NotationError that ``Position.from_text(text)`` raises."""
+    try:
+        Position.from_text(text)
+    except NotationError as err:
+        return str(err)
+    raise AssertionError(f"accepted: {text}")
+
+
+def with_field(text: str, name: str, value: str) -> str:
+    """The position text with field ``name`` set to ``value``."""
+    return " ".join(f"{name}:{value}" if part.startswith(name + ":") else part for part in text.split())
+
+
+def with_card(piles: str, k: int, new: str) -> str:
+    """The ``piles:`` value with its ``k``-th card (in reading order) replaced by ``new``."""
+    parts = re.split(r"([,/\[\]])", piles)
+    where = [i for i, part in enumerate(parts) if part not in ("", "-", ",", "/", "[", "]")]
+    parts[where[k]] = new
+    return "".join(parts)
+
+
+@examples(60)
+@given(profile_and_position, st.data())
+def test_validation_errors_quote_the_offending_part(case: tuple[str, Position], data: st.DataObject) -> None:
+    _, pos = case
+    assume(any(pos.piles))
+    text, piles = pos.to_text(), pos.to_text().split("piles:")[1].split()[0]
+    k = data.draw(st.integers(0, sum(map(len, pos.piles)) - 1))
+    card = [c for p in pos.piles for c in p][k]
+    assert "'1Z♠'" in refused(with_field(text, "piles", with_card(piles, k, "1Z♠")))
+    other = (card + 1) % 52
+    message = refused(with_field(text, "piles", with_card(piles, k, CARD_TEXT[other])))
+    assert f"{CARD_TEXT[other]}×3" in message and f"{CARD_TEXT[card]}×1" in message
+    fifteen = piles.split("/", 1)[1]
+    message = refused(with_field(text, "piles", fifteen))
+    assert f"piles:{fifteen}" in message and "got 15" in message
+    suit = data.draw(st.integers(0, 3))
+    tops = [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.up)]
+    tops[suit] = CARD_TEXT[(suit + 1) % 4 * 13 + pos.up[suit] - 1]
+    assert f"{tops[suit]} cannot top the up foundation of {SUIT_SYMBOLS[suit]}" in refused(
+        with_field(text, "up", ",".join(tops)))
 
 
 @examples(100)
