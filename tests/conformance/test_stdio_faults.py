@@ -67,9 +67,10 @@ def test_the_errored_detail_quotes_the_offending_line(tmp_path: Path) -> None:
     assert "%%% this is no JSON %%%" in results[1].detail
 
 
-def test_a_crash_reports_the_exit_code(tmp_path: Path) -> None:
+def test_a_crash_reports_the_exit_code_and_the_stderr_tail(tmp_path: Path) -> None:
     _, results = run_fake("crash", second_act_of_target(), tmp_path)
     assert "exit code 3" in results[1].detail
+    assert "stderr tail:\nfake-engine: crashing on purpose" in results[1].detail
 
 
 def test_a_refused_position_is_a_refusal_not_a_rules_difference(tmp_path: Path) -> None:

@@ -4,6 +4,10 @@ Usage: ``python fake_engine.py MODE N FLAG``. The process answers like ``crescen
 except once: at the Nth ``act`` (or, for ``refuse`` and ``skip``, the Nth ``new_game``) of a
 process, and only while the file FLAG does not exist, it creates FLAG and misbehaves as MODE says.
 A restarted process finds FLAG and behaves, so only one scenario of a run is affected.
+
+Modes: crash (a line on stderr, exit 3), hang (sleep 60 s), garbage (a non-JSON line instead of
+the reply), wrong-seq, bad-schema (``accepted`` as a string), stdout-log (a log line on stdout
+before the reply), refuse (``errored`` with ``refused: true``), skip (``skipped``).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ def say(text: str) -> None:
 def misbehave(mode: str, request: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any] | None:
     """The faulty reply for ``mode`` (None: nothing more to write)."""
     if mode == "crash":
+        print("fake-engine: crashing on purpose", file=sys.stderr, flush=True)
         sys.exit(3)
     if mode == "hang":
         time.sleep(60)
