@@ -68,3 +68,22 @@ def test_every_schema_property_has_a_description() -> None:
     for path in sorted((spec_dir() / "schema").glob("*.json")):
         walk(json.loads(path.read_text("utf-8")), path.name)
     assert missing == []
+
+
+def test_a_run_report_matches_the_report_schema(tmp_path: Path) -> None:
+    from conformance.cli import main
+
+    report = tmp_path / "r.json"
+    assert main(["run", "-q", "--profile", "app", "--report", str(report)]) == 0
+    data = json.loads(report.read_text("utf-8"))
+    jsonschema.Draft202012Validator(schema("report")).validate(data)
+    assert data["complete"] is False and data["summary"]["passed"] == len(data["results"]) > 100
+
+
+def test_a_written_expectations_file_matches_its_schema(tmp_path: Path) -> None:
+    from conformance.expectations import write_expectations
+
+    path = tmp_path / "e.yaml"
+    record = {"id": "piles-003", "profile": "app", "verdict": "failed", "failure": {"step": 1, "mismatches": ["x"]}}
+    write_expectations(path, [record])
+    jsonschema.Draft202012Validator(schema("expectations")).validate(yaml.safe_load(path.read_text("utf-8")))
