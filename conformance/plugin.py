@@ -84,7 +84,10 @@ class ScenarioFile(pytest.File):
         for sc in self.scenarios:
             for profile in sc.profiles:
                 if not wanted or profile in wanted or profile.split("+")[0] in wanted:
-                    yield ScenarioItem.from_parent(self, name=f"{sc.id}[{profile}]", scenario=sc, profile=profile)
+                    name = f"{sc.id}[{profile}]"
+                    yield ScenarioItem.from_parent(
+                        self, name=name, nodeid=f"{self.nodeid}::{name}", scenario=sc, profile=profile
+                    )
 
 
 class ScenarioItem(pytest.Item):
@@ -171,10 +174,15 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     from conformance.stdio import StdioAdapter
 
-    adapter = make_adapter(option(config, "impl"), option(config, "cmd"), float(option(config, "timeout") or 10))
+    try:
+        adapter = make_adapter(option(config, "impl"), option(config, "cmd"), float(option(config, "timeout") or 10))
+    except (ImportError, AttributeError, ValueError) as err:
+        raise pytest.UsageError(f"--crescent-impl {option(config, 'impl')!r}: cannot load the adapter: {err}") from None
     if isinstance(adapter, StdioAdapter):
         adapter.validate = bool(option(config, "validate_protocol"))
     config.stash[_ADAPTER] = adapter
+    config.stash[_RECORDS] = Records()
+    config.pluginmanager.register(config.stash[_RECORDS], "crescent-records")
     for area in _areas():
         config.addinivalue_line("markers", f"{area.replace('-', '_')}: scenarios of rule area {area}")
 
@@ -205,11 +213,21 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     for file, scenarios in by_file.items():
         node = ScenarioFile.from_parent(session, path=Path(file), nodeid=f"crescent/{Path(file).name}")
         node.scenarios = scenarios
-        for item in node.collect():
-            _expect(item, expectations)
-            items.append(item)
+        _announce(config, node, list(node.collect()), items, expectations)
     if int(option(config, "fuzz") or 0) > 0:
-        items.extend(_fuzz_items(session, config))
+        fuzz_items = _fuzz_items(session, config)
+        _announce(config, fuzz_items[0].parent, fuzz_items, items, expectations)
+
+
+def _announce(
+    config: pytest.Config, node: Any, new: list[pytest.Item], items: list[pytest.Item], expectations: Expectations
+) -> None:
+    """Add items and report them as collected, so pytest's counts and --collect-only include them."""
+    for item in new:
+        if isinstance(item, ScenarioItem):
+            _expect(item, expectations)
+    config.hook.pytest_collectreport(report=pytest.CollectReport(node.nodeid, "passed", None, list(new)))
+    items.extend(new)
 
 
 def _fuzz_items(session: pytest.Session, config: pytest.Config) -> list[pytest.Item]:
@@ -262,26 +280,28 @@ def _expect(item: pytest.Item, expectations: Expectations) -> None:
         item.add_marker(pytest.mark.xfail(reason=f"known deviation: {why}", strict=True, raises=ScenarioFailed))
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Gather the scenario records (from this process or from xdist workers)."""
-    for name, value in report.user_properties:
-        if name == "crescent" and report.when in ("setup", "call") and _keep(report):
-            _CONTROLLER_RECORDS.append(json.loads(str(value)))
+class Records:
+    """The scenario records of this session (from this process or from xdist workers)."""
+
+    def __init__(self) -> None:
+        self.records: list[dict[str, Any]] = []
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Keep one record per item: from setup when it ended there, else from call."""
+        keep = report.when == "call" or (report.when == "setup" and report.outcome != "passed")
+        for name, value in report.user_properties:
+            if name == "crescent" and keep:
+                self.records.append(json.loads(str(value)))
 
 
-_CONTROLLER_RECORDS: list[dict[str, Any]] = []
-
-
-def _keep(report: pytest.TestReport) -> bool:
-    """One record per item: from setup when it ended there, else from call."""
-    return report.when == "call" or report.outcome != "passed"
+_RECORDS = pytest.StashKey[Records]()
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     """Per rule area counts; then write the JSON report and the expectations file if asked."""
-    if not active(config) or not _CONTROLLER_RECORDS:
+    if not active(config) or not config.stash[_RECORDS].records:
         return
-    records = sorted(_CONTROLLER_RECORDS, key=lambda r: (r["file"], r["line"], r["profile"]))
+    records = sorted(config.stash[_RECORDS].records, key=lambda r: (r["file"], r["line"], r["profile"]))
     terminalreporter.write_sep("=", "Crescent conformance by rule area")
     for line in area_summary_records(records):
         terminalreporter.write_line(line)

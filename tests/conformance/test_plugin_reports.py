@@ -18,10 +18,6 @@ import crescent_ref
 from conformance.report import CORPUS_VERSION
 
 MUTANT = "no_pile_wrap"
-RECORDS_BUG = (
-    "conformance/plugin.py: _CONTROLLER_RECORDS is a module-level list never cleared, so a second "
-    "pytest session in one process (pytest.main, pytester) reports the first session's records too"
-)
 
 
 @pytest.fixture
@@ -116,7 +112,6 @@ def _verdict(junit_outcome: str) -> str:
     return {"failure": "failed", "error": "errored", "skipped": "skipped"}.get(junit_outcome, junit_outcome)
 
 
-@pytest.mark.xfail(strict=True, reason=RECORDS_BUG)
 def test_two_sessions_in_one_process_report_only_their_own(kit: pytest.Pytester) -> None:
     chosen = distinct_ids()[0]
     for n in range(2):

@@ -8,16 +8,6 @@ import pytest
 from harness import SERVE, distinct_ids, fake_command, item_name, key, pairs
 from plugin_runs import collected, k_expression, mutant_results, prepared, run
 
-PYTEST_9 = int(pytest.__version__.split(".")[0]) >= 9
-LF_BUG = (
-    "conformance/plugin.py: under pytest 9 an item named 'id[profile]' has NodeId names=('id[profile]',), "
-    "params=None, while its cache key parses to names=('id',), params='profile'; --lf never matches"
-)
-COUNT_BUG = (
-    "conformance/plugin.py adds the corpus items in pytest_collection_modifyitems, after the terminal reporter "
-    "counted the collection: the header reads 'collected 0 items / N deselected / -N selected' with -k"
-)
-
 # A mutant that fails scenarios in several areas and profiles (see mutants.py).
 MUTANT = "no_pile_wrap"
 
@@ -51,7 +41,6 @@ def test_k_selects_one_scenario(kit: pytest.Pytester) -> None:
     result.assert_outcomes(passed=len(mine), deselected=len(pairs()) - len(mine))
 
 
-@pytest.mark.xfail(strict=True, reason=COUNT_BUG)
 def test_the_header_counts_the_corpus_items(kit: pytest.Pytester) -> None:
     chosen = distinct_ids()[0]
     mine = [p for p in pairs() if p[0].id == chosen]
@@ -79,7 +68,6 @@ def test_x_stops_at_the_first_failure(kit: pytest.Pytester) -> None:
     assert "stopping after 1 failures" in result.stdout.str()
 
 
-@pytest.mark.xfail(PYTEST_9, strict=True, reason=LF_BUG)
 def test_lf_reruns_only_the_last_failures(kit: pytest.Pytester) -> None:
     first = run(kit, "--crescent-impl", f"mutants:{MUTANT}", "--crescent-profile", "app")
     failed = first.parseoutcomes()["failed"]
