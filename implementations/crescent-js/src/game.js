@@ -1,0 +1,219 @@
+// A game: a position in a profile, with what is not on the table (the undo history, a tap
+// selection). Actions: moves, reshuffle, undo (§12), tap and drop (§13).
+
+import { cardText, suitOf, NotationError } from './cards.js';
+import {
+  PILES, HOLD, acePlace, kingPlace, isPile, isFoundation, placeText, moveText, parseAction,
+} from './notation.js';
+import { Position } from './position.js';
+import { resolveProfile } from './profiles.js';
+import { parseCode, dealPosition } from './deal.js';
+import {
+  judgeMove, applyMove, applyReshuffle, acceptingPlaces, legalMoves, status, autoplay,
+  foundationAtBase, topCard,
+} from './rules.js';
+
+/** A position or code the profile cannot start from (reported as errored with refused: true). */
+export class RefusedError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'RefusedError';
+  }
+}
+
+export class Game {
+  constructor(profile, pos) {
+    this.profile = typeof profile === 'string' ? resolveProfile(profile) : profile;
+    this.pos = pos;
+    this.history = []; // positions before each recorded move, oldest first
+    this.selected = null; // a place selected by a first tap
+    this.status = status(this.pos, this.profile);
+  }
+
+  /** A game from the position text, taken as it is: no autoplay (§4, I-AUTOPLAY-SCOPE). */
+  static fromPosition(profileName, text) {
+    const P = resolveProfile(profileName);
+    let pos;
+    try {
+      pos = Position.parse(text);
+    } catch (e) {
+      if (e instanceof NotationError) throw new RefusedError(`position refused: ${e.message}`);
+      throw e;
+    }
+    checkReachable(pos, P);
+    return new Game(P, pos);
+  }
+
+  /** A game dealt from a code (spec/deal.md); `open` then autoplays. */
+  static fromCode(profileName, code) {
+    const P = resolveProfile(profileName);
+    let seed;
+    try {
+      seed = parseCode(code);
+    } catch (e) {
+      if (e instanceof NotationError) throw new RefusedError(`game code refused: ${e.message}`);
+      throw e;
+    }
+    const pos = dealPosition(seed, { reshuffles: P.reshuffles, closed: P.deal === 'closed' });
+    if (P.autoplay) autoplay(pos, P);
+    return new Game(P, pos);
+  }
+
+  get over() {
+    return this.status === 'won' || this.status === 'lost';
+  }
+
+  /** How many moves an undo could take back now. */
+  get undoDepth() {
+    return this.history.length;
+  }
+
+  /** The canonical state JSON (spec/interpreting.md, spec/schema/state.schema.json). */
+  state() {
+    const pos = this.pos;
+    const foundations = {};
+    for (let s = 0; s < 4; s++) foundations[placeText(acePlace(s))] = cardText(topCard(pos, acePlace(s)));
+    for (let s = 0; s < 4; s++) foundations[placeText(kingPlace(s))] = cardText(topCard(pos, kingPlace(s)));
+    return {
+      piles: pos.piles.map((pile) => pile.map(cardText)),
+      hidden: pos.hidden.slice(),
+      foundations,
+      held: pos.heldCards().map(cardText),
+      reshuffles: pos.reshuffles,
+      moves: pos.moves,
+      status: this.status,
+      foundation_cards: pos.foundationCards(),
+      undo: this.undoDepth,
+      selected: this.selected === null ? null : placeText(this.selected),
+    };
+  }
+
+  /** Legal card moves in canonical text; none once the game is over (I-GAME-OVER). */
+  legalMoves() {
+    if (this.over) return [];
+    return legalMoves(this.pos, this.profile).map(([s, d]) => moveText(s, d));
+  }
+
+  /**
+   * Carry out an action given as text or as a parsed action. Returns
+   * {accepted, reason, effect, moves}. Throws NotationError when the text cannot be read.
+   */
+  act(action) {
+    const a = typeof action === 'string' ? parseAction(action) : action;
+    switch (a.type) {
+      case 'move': {
+        this.selected = null;
+        return this.move(a.from, a.to);
+      }
+      case 'reshuffle': return this.reshuffle();
+      case 'undo': return this.undo();
+      case 'tap': return this.tap(a.place);
+      case 'drop': {
+        this.selected = null;
+        return this.drop(a.pile);
+      }
+      default: throw new Error(`unknown action ${a.type}`);
+    }
+  }
+
+  // -- the actions ---------------------------------------------------------------------------
+
+  move(src, dst) {
+    if (this.over) return refused('game-over');
+    const reason = judgeMove(this.pos, this.profile, src, dst);
+    if (reason) return refused(reason);
+    return this.playMove(src, dst);
+  }
+
+  /** A judged-legal player move: recorded for undo, counted, followed by autoplay. */
+  playMove(src, dst) {
+    const P = this.profile;
+    if (P.undo_limit > 0) {
+      this.history.push(this.pos.clone());
+      if (this.history.length > P.undo_limit) this.history.shift();
+    }
+    applyMove(this.pos, src, dst);
+    this.pos.moves += 1;
+    const moves = [moveText(src, dst)];
+    if (P.autoplay) moves.push(...autoplay(this.pos, P));
+    this.status = status(this.pos, P);
+    return accepted('move', moves);
+  }
+
+  reshuffle() {
+    const P = this.profile;
+    if (this.over) return refused('game-over');
+    if (this.pos.reshuffles <= 0) return refused('no-reshuffles');
+    applyReshuffle(this.pos);
+    if (P.undo_cleared_by_reshuffle) this.history = [];
+    this.selected = null;
+    const moves = P.autoplay ? autoplay(this.pos, P) : [];
+    this.status = status(this.pos, P);
+    return accepted('reshuffle', moves);
+  }
+
+  undo() {
+    if (this.profile.undo_limit <= 0) return refused('undo-unavailable');
+    if (this.history.length === 0) return refused('nothing-to-undo');
+    this.pos = this.history.pop();
+    this.selected = null;
+    this.status = status(this.pos, this.profile);
+    return accepted('undo', []);
+  }
+
+  tap(place) {
+    if (this.over) return refused('game-over');
+    if (this.selected !== null) {
+      const from = this.selected;
+      this.selected = null;
+      if (place === from) return accepted('deselect', []);
+      return this.move(from, place);
+    }
+    const P = this.profile;
+    if (place === HOLD || (isPile(place) && this.pos.piles[place].length === 0)) return refused('empty-source');
+    if (isFoundation(place)) {
+      if (foundationAtBase(this.pos, place)) return refused('base-locked');
+      if (!P.between_foundations && !P.give_backs) return refused('foundation-final');
+    }
+    const places = acceptingPlaces(this.pos, P, place);
+    if (places.length === 1) return this.playMove(place, places[0]);
+    this.selected = place;
+    return accepted('select', []);
+  }
+
+  drop(pile) {
+    if (this.over) return refused('game-over');
+    if (this.pos.piles[pile].length === 0) return refused('empty-source');
+    const s = suitOf(topCard(this.pos, pile));
+    for (const dst of [HOLD, acePlace(s), kingPlace(s)]) {
+      if (judgeMove(this.pos, this.profile, pile, dst) === null) return this.playMove(pile, dst);
+    }
+    return refused('no-foundation');
+  }
+}
+
+function accepted(effect, moves) {
+  return { accepted: true, reason: null, effect, moves };
+}
+
+function refused(reason) {
+  return { accepted: false, reason, effect: null, moves: [] };
+}
+
+/** A profile refuses a position it could never reach (rules.md §4, notation.md §5). */
+export function checkReachable(pos, P) {
+  for (let i = 0; i < PILES; i++) {
+    if (P.pile_limit !== null && pos.piles[i].length > P.pile_limit) {
+      throw new RefusedError(`pile ${i + 1} holds ${pos.piles[i].length} cards, more than ${P.name}'s limit of ${P.pile_limit}`);
+    }
+    if (P.deal === 'open' && pos.hidden[i] > 0) {
+      throw new RefusedError(`pile ${i + 1} has face-down cards, but ${P.name} deals every card face up`);
+    }
+  }
+  if (!P.hold_double_fit && pos.held.some((r) => r)) {
+    throw new RefusedError(`a card is held, but ${P.name} has no hold`);
+  }
+  if (pos.reshuffles > P.reshuffles) {
+    throw new RefusedError(`${pos.reshuffles} reshuffles left, more than ${P.name} allows (${P.reshuffles})`);
+  }
+}

@@ -1,0 +1,111 @@
+// The stdio adapter protocol, version 1 (spec/protocol.md): one JSON object per line on stdin,
+// exactly one reply line per request (except `stop`) on stdout. Logs go to stderr only.
+
+import { createInterface } from 'node:readline';
+import { NotationError } from './cards.js';
+import { Game, RefusedError } from './game.js';
+import { BASE_PROFILES, VARIANTS, ProfileError } from './profiles.js';
+import { message, LANGUAGES } from './messages.js';
+
+export const IMPLEMENTATION = Object.freeze({
+  name: 'crescent-js',
+  version: '0.1.0',
+  language: 'javascript',
+  profiles: BASE_PROFILES,
+  variants: VARIANTS,
+  capabilities: ['undo', 'tap', 'drop', 'game-codes', 'legal-moves', 'selection', 'messages'],
+  languages: LANGUAGES,
+});
+
+/** One session: the handshake and the current game. `handle` maps a request to its reply. */
+export class Session {
+  constructor(log = () => {}) {
+    this.game = null;
+    this.log = log;
+  }
+
+  /** The reply object for a request, or null for `stop` (and for nothing to say). */
+  handle(req) {
+    if (req === null || typeof req !== 'object' || Array.isArray(req)) {
+      return { errored: { message: 'a request must be a JSON object' } };
+    }
+    if (req.cmd === 'start') {
+      if (req.version !== 1) this.log(`runner speaks protocol version ${req.version}; we speak 1`);
+      return { version: 1, implementation: IMPLEMENTATION };
+    }
+    if (req.cmd === 'stop') return null;
+    const reply = { seq: req.seq };
+    try {
+      reply.result = this.dispatch(req);
+    } catch (e) {
+      if (e instanceof RefusedError) {
+        reply.errored = { message: e.message, refused: true };
+      } else if (e instanceof NotationError || e instanceof ProfileError || e instanceof RequestError) {
+        reply.errored = { message: e.message };
+      } else {
+        this.log(e.stack);
+        reply.errored = { message: `internal error: ${e.message}`, context: String(e.stack) };
+      }
+    }
+    return reply;
+  }
+
+  dispatch(req) {
+    switch (req.cmd) {
+      case 'new_game': {
+        if (typeof req.profile !== 'string') throw new RequestError('new_game needs a profile');
+        if (typeof req.position === 'string') this.game = Game.fromPosition(req.profile, req.position);
+        else if (typeof req.code === 'string') this.game = Game.fromCode(req.profile, req.code);
+        else throw new RequestError('new_game needs a position or a code');
+        return { state: this.game.state() };
+      }
+      case 'act': {
+        const game = this.requireGame();
+        const outcome = game.act(req.action);
+        return { ...outcome, state: game.state() };
+      }
+      case 'legal_moves':
+        return { moves: this.requireGame().legalMoves() };
+      case 'message': {
+        const text = message(req.reason, req.lang);
+        if (text === null) throw new RequestError(`no message for ${JSON.stringify(req.reason)} in ${JSON.stringify(req.lang)}`);
+        return { text };
+      }
+      default:
+        throw new RequestError(`unknown command ${JSON.stringify(req.cmd)}`);
+    }
+  }
+
+  requireGame() {
+    if (!this.game) throw new RequestError('no game: send new_game first');
+    return this.game;
+  }
+}
+
+class RequestError extends Error {}
+
+/** Serve the protocol on the given streams until `stop` or end of input. */
+export function serve({ input = process.stdin, output = process.stdout, log = (m) => process.stderr.write(`crescent-js: ${m}\n`) } = {}) {
+  const session = new Session(log);
+  const rl = createInterface({ input, crlfDelay: Infinity, terminal: false });
+  return new Promise((resolve) => {
+    rl.on('line', (line) => {
+      if (line.trim() === '') return;
+      let req;
+      try {
+        req = JSON.parse(line);
+      } catch (e) {
+        log(`not JSON: ${line}`);
+        output.write(`${JSON.stringify({ seq: null, errored: { message: `not JSON: ${e.message}` } })}\n`);
+        return;
+      }
+      const reply = session.handle(req);
+      if (reply === null) {
+        rl.close();
+        return;
+      }
+      output.write(`${JSON.stringify(reply)}\n`);
+    });
+    rl.on('close', () => resolve());
+  });
+}

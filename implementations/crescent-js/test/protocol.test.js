@@ -1,0 +1,78 @@
+// The stdio server as the runner sees it (spec/protocol.md): one reply line per request, seq
+// echoed, nothing else on stdout, refusals as results, refused positions as errored+refused.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../bin/crescent-js.js', import.meta.url));
+
+/** Send the requests, then stop; resolve with the stdout lines, parsed, and the exit code. */
+function session(requests) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
+    child.stderr.setEncoding('utf8').on('data', (d) => { err += d; });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const lines = out.split('\n').filter((l) => l !== '');
+      resolve({ replies: lines.map((l) => JSON.parse(l)), code, err });
+    });
+    for (const r of [...requests, { cmd: 'stop' }]) child.stdin.write(`${JSON.stringify(r)}\n`);
+    // stdin stays open: the server must leave on `stop` by itself
+  });
+}
+
+const CODE = 'CR1-N-AAAAAAB';
+
+test('handshake, a game, an accepted and a refused action, legal moves, a message, stop', async () => {
+  const { replies, code } = await session([
+    { cmd: 'start', version: 1 },
+    { cmd: 'new_game', seq: 1, profile: 'app', code: CODE },
+    { cmd: 'act', seq: 'two', action: 'p3-p11' },
+    { cmd: 'act', seq: [3], action: 'p3-p1' },
+    { cmd: 'legal_moves', seq: 4 },
+    { cmd: 'message', seq: 5, reason: 'pile-full', lang: 'zh' },
+  ]);
+  assert.equal(code, 0);
+  assert.equal(replies.length, 6);
+  const [hello, game, ok, no, legal, msg] = replies;
+  assert.equal(hello.version, 1);
+  assert.equal(hello.implementation.name, 'crescent-js');
+  assert.deepEqual(hello.implementation.profiles, ['app', 'open', 'hoffmann-1892', 'morehead-1949']);
+  assert.deepEqual(game.seq, 1);
+  assert.equal(game.result.state.piles.length, 16);
+  assert.equal(game.result.state.status, 'playing');
+  assert.deepEqual(ok, { seq: 'two', result: { ...ok.result, accepted: true, reason: null, effect: 'move', moves: ['p3-p11'] } });
+  assert.deepEqual(no.seq, [3]);
+  assert.equal(no.result.accepted, false);
+  assert.equal(no.result.reason, 'wrong-suit');
+  assert.equal(no.result.state.moves, 1);
+  assert.ok(legal.result.moves.includes('p8-A♠'));
+  assert.equal(msg.result.text, '此牌堆已满，请选择其他目标位置');
+});
+
+test('a position the profile cannot reach is errored with refused: true; bad input is errored', async () => {
+  const { replies } = await session([
+    { cmd: 'start', version: 1 },
+    { cmd: 'new_game', seq: 1, profile: 'app', position: 'up:A♠' },
+    { cmd: 'new_game', seq: 2, profile: 'app', code: 'cr1-n-aaaaaab' },
+    { cmd: 'new_game', seq: 3, profile: 'app+fifty', code: CODE },
+    { cmd: 'act', seq: 4, action: 'p1-p2' },
+    { cmd: 'new_game', seq: 5, profile: 'open', code: CODE },
+    { cmd: 'act', seq: 6, action: 'hold-p1' },
+    { cmd: 'frobnicate', seq: 7 },
+  ]);
+  assert.equal(replies.length, 8);
+  assert.equal(replies[1].errored.refused, true);
+  assert.equal(replies[2].errored.refused, true);
+  assert.ok(replies[3].errored && !replies[3].errored.refused);
+  assert.ok(replies[4].errored, 'no game yet');
+  assert.ok(replies[5].result);
+  assert.ok(replies[6].errored, 'a held card cannot be moved by hand: a notation error');
+  assert.ok(replies[7].errored);
+  assert.deepEqual(replies.slice(1).map((r) => r.seq), [1, 2, 3, 4, 5, 6, 7]);
+});
