@@ -153,10 +153,12 @@ class Game:
                 del self.history[0]
 
     def _autoplay(self) -> list[Action]:
-        if not self.profile.autoplay:
-            return []
-        self.position, made = transitions.autoplay(self.profile, self.position)
-        return [MOVES[s][d] for s, d in made]
+        """transitions.autoplay, with the pile moves of each position kept for the next question."""
+        made: list[Action] = []
+        while self.profile.autoplay and (step := transitions.first_forced(self._pile_moves())) is not None:
+            self.position = transitions.move(self.position, *step)
+            made.append(MOVES[step[0]][step[1]])
+        return made
 
     def _reshuffle(self, act: Action, dry_run: bool) -> Outcome:
         if not self.position.reshuffles:

@@ -178,6 +178,7 @@ class Accept(NamedTuple):
     """What the foundations take in one foundation state, and which foundation cards may leave."""
 
     mask: int  # BIT of every card some foundation takes
+    single: int  # BIT of every card exactly one foundation takes (what autoplay looks for)
     fits: dict[int, tuple[int, ...]]  # card -> the foundations that take it
     dests: dict[int, int]  # card -> index in DESTINATIONS of where it may go from a pile
     sources: tuple[Source, ...]  # the foundations not down to their base, in place order
@@ -188,6 +189,7 @@ class SuitAccept(NamedTuple):
     """One suit's part of an Accept: its sources split by foundation row."""
 
     mask: int
+    single: int
     fits: dict[int, tuple[int, ...]]
     dests: dict[int, int]
     ups: tuple[Source, ...]  # the Ace foundation, unless down to its base
@@ -253,7 +255,8 @@ def _combine(suits: list[SuitAccept]) -> Accept:
     """The four suits' acceptance as one (sources in place order: Ace foundations, then King's)."""
     a, b, c, d = suits
     sources = a.ups + b.ups + c.ups + d.ups + a.downs + b.downs + c.downs + d.downs
-    return Accept(a.mask | b.mask | c.mask | d.mask, {**a.fits, **b.fits, **c.fits, **d.fits},
+    return Accept(a.mask | b.mask | c.mask | d.mask, a.single | b.single | c.single | d.single,
+                  {**a.fits, **b.fits, **c.fits, **d.fits},
                   {**a.dests, **b.dests, **c.dests, **d.dests}, sources,
                   tuple([source[3] for source in sources if source[3] is not None]))
 
@@ -277,7 +280,8 @@ def _suit_accept(profile: Profile, suit: int, up: int, down: int, held: int) -> 
     ace, king = suit * 13 + up - 1, suit * 13 + down - 1
     ups = () if up == ACE else (_source(profile, UP + suit, ace, held, fits),)
     downs = () if down == KING else (_source(profile, DOWN + suit, king, held, fits),)
-    return SuitAccept(sum(BIT[c] for c in fits), fits, dests, ups, downs)
+    single = sum(BIT[c] for c, f in fits.items() if len(f) == 1)
+    return SuitAccept(sum(BIT[c] for c in fits), single, fits, dests, ups, downs)
 
 
 def _source(profile: Profile, src: int, card: int, held: int, fits: dict[int, tuple[int, ...]]) -> Source:
@@ -316,7 +320,7 @@ def pile_moves(profile: Profile, pos: Position) -> list[Action]:
         if hit:
             lone = hit.bit_length() - 1
             if hit & (hit - 1) or tops.count(lone) > 1:
-                moves += _onto_piles(t, piles, tops, src)
+                moves += _onto_piles(t, piles, tops, src, hit)
             elif len(piles[j := tops.index(lone)]) < limit:
                 moves.append(MOVES[src][j])
         if BIT[card] & mask:
@@ -324,11 +328,13 @@ def pile_moves(profile: Profile, pos: Position) -> list[Action]:
     return moves
 
 
-def _onto_piles(t: Tables, piles: tuple[tuple[int, ...], ...], tops: list[int], src: int) -> list[Action]:
-    """The general case of ``pile_moves``' pile targets: two neighbour cards, or twin targets."""
+def _onto_piles(t: Tables, piles: tuple[tuple[int, ...], ...], tops: list[int], src: int, hit: int
+                ) -> list[Action]:
+    """The general case of ``pile_moves``' pile targets (``hit``: the neighbour cards that top a pile):
+    two neighbour cards, or twin targets."""
     targets = []
     for near in t.near[tops[src]]:
-        if near in tops:
+        if BIT[near] & hit:
             first = tops.index(near)
             targets.append(first)
             if tops.count(near) > 1:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from crescent_ref.actions import DOWN, HOLD, PILES, UP
+from crescent_ref.actions import DOWN, HOLD, PILES, UP, Action
 from crescent_ref.position import Pile, Position
 from crescent_ref.profiles import Profile
-from crescent_ref.rules import BIT, accepting, source_card, tables
+from crescent_ref.rules import pile_moves, source_card
 
 T = TypeVar("T")
 Tops = tuple[int, ...]
@@ -70,19 +70,18 @@ def reshuffle(pos: Position) -> Position:
 
 def autoplay_step(profile: Profile, pos: Position) -> tuple[int, int] | None:
     """The first pile (by number) whose top fits exactly one foundation and no pile, with that foundation."""
-    accept = accepting(profile, pos)
-    for i, pile in enumerate(pos.piles):
-        if pile and BIT[pile[-1]] & accept.mask:
-            homes = accept.fits[pile[-1]]
-            if len(homes) == 1 and not _fits_a_pile(profile, pos, i):
-                return i, homes[0]
+    return first_forced(pile_moves(profile, pos))
+
+
+def first_forced(moves: list[Action]) -> tuple[int, int] | None:
+    """In a position's pile moves (``rules.pile_moves``): the first pile whose one and only move goes
+    to a foundation, that is, whose card fits exactly one foundation and no pile, with that move."""
+    last = len(moves) - 1
+    for k, m in enumerate(moves):
+        alone = (k == 0 or moves[k - 1].src != m.src) and (k == last or moves[k + 1].src != m.src)
+        if alone and UP <= m.dst < HOLD:
+            return m.src, m.dst
     return None
-
-
-def _fits_a_pile(profile: Profile, pos: Position, src: int) -> bool:
-    t = tables(profile)
-    near = t.near[pos.piles[src][-1]]
-    return any(p and p[-1] in near and len(p) < t.limit for p in pos.piles)
 
 
 def autoplay(profile: Profile, pos: Position) -> tuple[Position, list[tuple[int, int]]]:
