@@ -178,7 +178,6 @@ class Accept(NamedTuple):
     """What the foundations take in one foundation state, and which foundation cards may leave."""
 
     mask: int  # BIT of every card some foundation takes
-    single: int  # BIT of every card exactly one foundation takes (what autoplay looks for)
     fits: dict[int, tuple[int, ...]]  # card -> the foundations that take it
     dests: dict[int, int]  # card -> index in DESTINATIONS of where it may go from a pile
     sources: tuple[Source, ...]  # the foundations not down to their base, in place order
@@ -189,7 +188,6 @@ class SuitAccept(NamedTuple):
     """One suit's part of an Accept: its sources split by foundation row."""
 
     mask: int
-    single: int
     fits: dict[int, tuple[int, ...]]
     dests: dict[int, int]
     ups: tuple[Source, ...]  # the Ace foundation, unless down to its base
@@ -255,8 +253,7 @@ def _combine(suits: list[SuitAccept]) -> Accept:
     """The four suits' acceptance as one (sources in place order: Ace foundations, then King's)."""
     a, b, c, d = suits
     sources = a.ups + b.ups + c.ups + d.ups + a.downs + b.downs + c.downs + d.downs
-    return Accept(a.mask | b.mask | c.mask | d.mask, a.single | b.single | c.single | d.single,
-                  {**a.fits, **b.fits, **c.fits, **d.fits},
+    return Accept(a.mask | b.mask | c.mask | d.mask, {**a.fits, **b.fits, **c.fits, **d.fits},
                   {**a.dests, **b.dests, **c.dests, **d.dests}, sources,
                   tuple([source[3] for source in sources if source[3] is not None]))
 
@@ -280,8 +277,7 @@ def _suit_accept(profile: Profile, suit: int, up: int, down: int, held: int) -> 
     ace, king = suit * 13 + up - 1, suit * 13 + down - 1
     ups = () if up == ACE else (_source(profile, UP + suit, ace, held, fits),)
     downs = () if down == KING else (_source(profile, DOWN + suit, king, held, fits),)
-    single = sum(BIT[c] for c, f in fits.items() if len(f) == 1)
-    return SuitAccept(sum(BIT[c] for c in fits), single, fits, dests, ups, downs)
+    return SuitAccept(sum(BIT[c] for c in fits), fits, dests, ups, downs)
 
 
 def _source(profile: Profile, src: int, card: int, held: int, fits: dict[int, tuple[int, ...]]) -> Source:
@@ -306,9 +302,11 @@ def pile_moves(profile: Profile, pos: Position) -> list[Action]:
     """
     t, piles = tables(profile), pos.piles
     tops = [p[-1] if p else NO_CARD for p in piles]
-    present = 0
+    present = twins = 0
     for card in tops:
-        present |= BIT[card]
+        bit = BIT[card]
+        twins |= present & bit
+        present |= bit
     accept = _accepting(t, pos)
     mask, dests, near_bits, probe, limit = accept.mask, accept.dests, t.near_bits, t.probe, t.limit
     against = present | mask << FOUNDATION_SHIFT
@@ -318,10 +316,9 @@ def pile_moves(profile: Profile, pos: Position) -> list[Action]:
             continue
         hit = near_bits[card] & present
         if hit:
-            lone = hit.bit_length() - 1
-            if hit & (hit - 1) or tops.count(lone) > 1:
+            if hit & (hit - 1) or hit & twins:  # two neighbour cards, or one on two piles
                 moves += _onto_piles(t, piles, tops, src, hit)
-            elif len(piles[j := tops.index(lone)]) < limit:
+            elif len(piles[j := tops.index(hit.bit_length() - 1)]) < limit:  # one pile takes it
                 moves.append(MOVES[src][j])
         if BIT[card] & mask:
             moves += _DEST_MOVES[src][dests[card]]
