@@ -140,6 +140,9 @@ test('status: playing, waiting, lost, won, and meeting foundations (§15, I-STUC
   const meet = table({ piles: { 1: '9♠' }, up: '5♠,A♥,A♦,A♣', down: '6♠,K♥,K♦,K♣', reshuffles: 0 });
   assert.equal(status(meet, app), 'playing'); // a slide would free the 9♠
   assert.equal(status(meet, open), 'lost');
+  // a held card's suit does not count as meeting, even where a crossing is allowed
+  const held = table({ piles: { 1: '10♠' }, up: '5♠,A♥,A♦,A♣', down: '7♠,K♥,K♦,K♣', held: '6♠', reshuffles: 0 });
+  assert.equal(status(held, resolveProfile('hoffmann-1892+reversal')), 'lost');
   const won = table({ up: 'K♠,K♥,K♦,K♣', down: 'A♠,A♥,A♦,A♣' });
   assert.equal(status(won, app), 'won');
 });
