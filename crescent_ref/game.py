@@ -122,6 +122,8 @@ class Game:
     def apply(self, action: Action | str, *, dry_run: bool = False) -> Outcome:
         """Judge and (unless ``dry_run``) carry out one action."""
         act = Action.from_text(action) if isinstance(action, str) else action
+        if act.kind != "tap" and not dry_run:
+            self.selected = None  # any other action ends a selection, accepted or refused (I-TAP)
         if act.kind == "undo":
             return self._undo(act, dry_run)
         if self.status() in ("won", "lost"):
@@ -129,7 +131,6 @@ class Game:
         if act.kind == "reshuffle":
             return self._reshuffle(act, dry_run)
         if act.kind == "move":
-            self.selected = None if not dry_run else self.selected
             return self._move(act, act.src, act.dst, dry_run)
         if act.kind == "drop":
             return self._drop(act, dry_run)
@@ -165,7 +166,6 @@ class Game:
             return Outcome(act, False, "no-reshuffles")
         if dry_run:
             return Outcome(act, True, effect="reshuffle")
-        self.selected = None
         self.position = transitions.reshuffle(self.position)
         if self.profile.undo_cleared_by_reshuffle:
             self.history.clear()
@@ -177,7 +177,6 @@ class Game:
         if not self.history:
             return Outcome(act, False, "nothing-to-undo")
         if not dry_run:
-            self.selected = None
             self.position = self.history.pop()
         return Outcome(act, True, effect="undo")
 
@@ -213,7 +212,6 @@ class Game:
         return None
 
     def _drop(self, act: Action, dry_run: bool) -> Outcome:
-        self.selected = None if not dry_run else self.selected
         card = rules.source_card(self.position, act.src)
         if card < 0:
             return Outcome(act, False, "empty-source")

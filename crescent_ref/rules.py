@@ -110,7 +110,7 @@ def _plainly_legal(profile: Profile, pos: Position, src: int, dst: int) -> bool:
         target = pos.piles[dst]
         return bool(target) and target[-1] in t.near[card] and len(target) < t.limit
     accept = _accepting(t, pos)
-    return bool(BIT[card] & accept.mask) and dst in DESTINATIONS[accept.dests[card]]
+    return bool(BIT[card] & accept.mask) and dst in DESTINATIONS[accept.suits[card // 13].dests[card]]
 
 
 def _faults(profile: Profile, pos: Position, src: int, dst: int) -> list[str]:
@@ -129,10 +129,9 @@ def _faults(profile: Profile, pos: Position, src: int, dst: int) -> list[str]:
 
 def _leaving_foundation(profile: Profile, pos: Position, src: int, dst: int) -> list[str]:
     found = ["base-locked"] if is_base(pos, src) else []
-    if dst < PILES:  # a give-back; not while a card of the suit waits in the hold between the foundations
-        allowed = profile.give_backs and not pos.held[(src - UP) % 4]
-    else:
-        allowed = dst != HOLD and profile.between_foundations
+    allowed = profile.give_backs if dst < PILES else dst != HOLD and profile.between_foundations
+    if pos.held[(src - UP) % 4]:  # a card of the suit waits in the hold: its foundations give nothing
+        allowed = False
     return found if allowed else [*found, "foundation-final"]
 
 
@@ -174,24 +173,23 @@ def _onto_foundation(profile: Profile, pos: Position, src: int, card: int, dst: 
 Source = tuple[int, int, bool, Action | None]  # a foundation's top card: (src, card, may give back, move across)
 
 
+class SuitAccept(NamedTuple):
+    """One suit's part of an Accept, with its sources split by foundation row."""
+
+    mask: int
+    fits: dict[int, tuple[int, ...]]  # card -> the foundations that take it
+    dests: dict[int, int]  # card -> index in DESTINATIONS of where it may go from a pile
+    ups: tuple[Source, ...]  # the Ace foundation, unless down to its base
+    downs: tuple[Source, ...]  # the King foundation, unless down to its base
+
+
 class Accept(NamedTuple):
     """What the foundations take in one foundation state, and which foundation cards may leave."""
 
     mask: int  # BIT of every card some foundation takes
-    fits: dict[int, tuple[int, ...]]  # card -> the foundations that take it
-    dests: dict[int, int]  # card -> index in DESTINATIONS of where it may go from a pile
+    suits: tuple[SuitAccept, ...]  # per suit: see SuitAccept (``suits[card // 13].dests[card]``)
     sources: tuple[Source, ...]  # the foundations not down to their base, in place order
     across: tuple[Action, ...]  # the legal moves between foundations
-
-
-class SuitAccept(NamedTuple):
-    """One suit's part of an Accept: its sources split by foundation row."""
-
-    mask: int
-    fits: dict[int, tuple[int, ...]]
-    dests: dict[int, int]
-    ups: tuple[Source, ...]  # the Ace foundation, unless down to its base
-    downs: tuple[Source, ...]  # the King foundation, unless down to its base
 
 
 # Where a pile card may go by the foundations' leave: one or both foundations of its suit, or the hold.
@@ -253,8 +251,7 @@ def _combine(suits: list[SuitAccept]) -> Accept:
     """The four suits' acceptance as one (sources in place order: Ace foundations, then King's)."""
     a, b, c, d = suits
     sources = a.ups + b.ups + c.ups + d.ups + a.downs + b.downs + c.downs + d.downs
-    return Accept(a.mask | b.mask | c.mask | d.mask, {**a.fits, **b.fits, **c.fits, **d.fits},
-                  {**a.dests, **b.dests, **c.dests, **d.dests}, sources,
+    return Accept(a.mask | b.mask | c.mask | d.mask, (a, b, c, d), sources,
                   tuple([source[3] for source in sources if source[3] is not None]))
 
 
@@ -282,7 +279,7 @@ def _suit_accept(profile: Profile, suit: int, up: int, down: int, held: int) -> 
 
 def _source(profile: Profile, src: int, card: int, held: int, fits: dict[int, tuple[int, ...]]) -> Source:
     """A foundation whose top card may leave: may it give back, and may it cross to its partner?"""
-    crosses = profile.between_foundations and partner(src) in fits.get(card, ())
+    crosses = profile.between_foundations and not held and partner(src) in fits.get(card, ())
     return src, card, profile.give_backs and not held, MOVES[src][partner(src)] if crosses else None
 
 
@@ -308,7 +305,7 @@ def pile_moves(profile: Profile, pos: Position) -> list[Action]:
         twins |= present & bit
         present |= bit
     accept = _accepting(t, pos)
-    mask, dests, near_bits, probe, limit = accept.mask, accept.dests, t.near_bits, t.probe, t.limit
+    mask, suits, near_bits, probe, limit = accept.mask, accept.suits, t.near_bits, t.probe, t.limit
     against = present | mask << FOUNDATION_SHIFT
     moves: list[Action] = []
     for src, card in enumerate(tops):
@@ -321,7 +318,7 @@ def pile_moves(profile: Profile, pos: Position) -> list[Action]:
             elif len(piles[j := tops.index(hit.bit_length() - 1)]) < limit:  # one pile takes it
                 moves.append(MOVES[src][j])
         if BIT[card] & mask:
-            moves += _DEST_MOVES[src][dests[card]]
+            moves += _DEST_MOVES[src][suits[card // 13].dests[card]]
     return moves
 
 
