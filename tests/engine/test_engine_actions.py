@@ -162,10 +162,12 @@ def test_refused_second_tap_gives_its_reason_and_ends_the_selection(profile: str
 
 
 @pytest.mark.parametrize("profile", PROFILES)
-@pytest.mark.parametrize("action", ["p2-p1", "reshuffle", "drop p2"])
-def test_any_other_action_ends_the_selection(profile: str, action: str) -> None:
-    g = game(profile, "p1:9♦,5♠ p2:9♣,6♠ p3:9♥,4♠")
+@pytest.mark.parametrize("action", ["p2-p1", "reshuffle", "drop p2", "undo", "p3-p2", "drop p4", "p1-hold"])
+def test_any_other_action_ends_the_selection_accepted_or_refused(profile: str, action: str) -> None:
+    g = game(profile, "p1:9♦,5♠ p2:9♣,6♠ p3:9♥,4♠ p4:9♠,7♥")
     g.play("tap p1")
+    g.apply(action, dry_run=True)
+    assert g.selected == 0
     g.apply(action)
     assert g.selected is None
 

@@ -159,8 +159,9 @@ def test_a_held_card_cannot_be_moved_by_hand() -> None:
 
 
 @pytest.mark.parametrize("profile", HOLDERS)
-@pytest.mark.parametrize(("piles", "action"), [("p1:9♦,3♠", "A♠-p1"), ("p1:9♦,7♠", "K♠-p1")])
-def test_1892_no_give_back_while_a_card_is_held(profile: str, piles: str, action: str) -> None:
+@pytest.mark.parametrize(("piles", "action"), [("p1:9♦,3♠", "A♠-p1"), ("p1:9♦,7♠", "K♠-p1"),
+                                               ("p1:9♦", "A♠-K♠"), ("p1:9♦", "K♠-A♠")])
+def test_1892_no_card_leaves_the_foundations_of_a_held_card(profile: str, piles: str, action: str) -> None:
     g = game(profile, piles, held="5♠", **DOUBLE)
     assert verdict(g, action) == "foundation-final"
     assert str(g.position).endswith("held:5♠")
