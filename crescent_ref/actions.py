@@ -44,6 +44,8 @@ def parse_place(text: str) -> int:
     if low == "hold":
         return HOLD
     digits = low[1:] if low.startswith("p") else low
+    if digits.isdigit() and digits.startswith("0"):
+        raise NotationError("place", text, "pile numbers run from 1 to 16, without leading zeros")
     if digits.isdigit():
         number = int(digits)
         if 1 <= number <= PILES:

@@ -114,15 +114,17 @@ def _parse(text: str) -> Position:
         hidden=hidden,
         up=_foundations(fields["up"], "up"),
         down=_foundations(fields["down"], "down"),
-        held=_held(fields.get("held", "")),
+        held=_held(fields["held"]) if "held" in fields else (0, 0, 0, 0),
         reshuffles=_count(fields["reshuffles"], "reshuffles"),
         moves=_count(fields["moves"], "moves"),
     )
 
 
 def _cards(text: str, field: str) -> list[int]:
+    if any(not t.strip() for t in text.split(",")):
+        raise NotationError("position", f"{field}:{text}", "an empty card between commas (or nothing at all)")
     try:
-        return [parse_index(t) for t in text.split(",") if t.strip()]
+        return [parse_index(t) for t in text.split(",")]
     except NotationError as err:
         raise NotationError("position", f"{field}:{text}", err.why + f" (card {err.text!r})") from None
 
@@ -170,13 +172,13 @@ def _pile(text: str, number: int) -> tuple[Pile, int]:
     hidden: list[int] = []
     if body.startswith("["):
         inside, close, rest = body[1:].partition("]")
-        if not close:
-            raise NotationError("position", f"pile {number}: {text}", "'[' without its ']'")
-        hidden, body = _cards(inside, f"pile {number}"), rest.lstrip(",")
-    shown = _cards(body, f"pile {number}")
-    if hidden and not shown:
-        raise NotationError("position", f"pile {number}: {text}", "the top card of a pile is always face up")
-    return tuple(hidden + shown), len(hidden)
+        if not close or not rest.startswith(","):
+            why = "'[' without its ']'" if not close else "face-down cards are followed by ',' and the face-up ones"
+            raise NotationError("position", f"pile {number}: {text}", why)
+        hidden, body = _cards(inside, f"pile {number}"), rest[1:]
+        if not body.strip():
+            raise NotationError("position", f"pile {number}: {text}", "the top card of a pile is always face up")
+    return tuple(hidden + _cards(body, f"pile {number}")), len(hidden)
 
 
 def validate(position: Position) -> None:
