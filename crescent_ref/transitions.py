@@ -78,8 +78,7 @@ def first_forced(moves: list[Action]) -> tuple[int, int] | None:
     to a foundation, that is, whose card fits exactly one foundation and no pile, with that move."""
     last = len(moves) - 1
     for k, m in enumerate(moves):
-        alone = (k == 0 or moves[k - 1].src != m.src) and (k == last or moves[k + 1].src != m.src)
-        if alone and UP <= m.dst < HOLD:
+        if UP <= m.dst < HOLD and (k == 0 or moves[k - 1].src != m.src) and (k == last or moves[k + 1].src != m.src):
             return m.src, m.dst
     return None
 
