@@ -9,11 +9,8 @@ is a complete position to paste into a scenario.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from crescent_ref import rules
 from crescent_ref.actions import DOWN, UP
-from crescent_ref.cards import KING
 from crescent_ref.deal import below, splitmix64
 from crescent_ref.errors import NotationError
 from crescent_ref.position import Position, validate
@@ -21,12 +18,7 @@ from crescent_ref.position import Position, validate
 
 def missing_cards(pos: Position) -> list[int]:
     """Cards needed (with multiplicity) to have every card exactly twice, in index order."""
-    have = Counter(c for pile in pos.piles for c in pile)
-    for suit in range(4):
-        have.update(suit * 13 + r - 1 for r in range(1, pos.up[suit] + 1))
-        have.update(suit * 13 + r - 1 for r in range(pos.down[suit], KING + 1))
-        if pos.held[suit]:
-            have[suit * 13 + pos.held[suit] - 1] += 1
+    have = pos.card_counts()
     extra = [c for c in range(52) if have[c] > 2]
     if extra:
         raise NotationError("position", ",".join(map(str, extra)), "more than two copies already placed")

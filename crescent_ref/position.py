@@ -77,6 +77,20 @@ class Position(NamedTuple):
         """Cards on the table: piles, foundations and the hold."""
         return sum(map(len, self.piles)) + self.foundation_count() + sum(1 for r in self.held if r)
 
+    def card_counts(self) -> Counter[int]:
+        """How many copies of each card (by index) are on the table: piles, foundations, hold."""
+        counts = Counter(c for pile in self.piles for c in pile)
+        for suit in range(4):
+            counts.update(suit * 13 + r - 1 for r in range(1, self.up[suit] + 1))
+            counts.update(suit * 13 + r - 1 for r in range(self.down[suit], KING + 1))
+            if self.held[suit]:
+                counts[suit * 13 + self.held[suit] - 1] += 1
+        return counts
+
+    def pile_text(self, index: int) -> str:
+        """Pile ``index`` (0-based) as the text form writes it."""
+        return _pile_text(self.piles[index], self.hidden[index])
+
     def won(self) -> bool:
         """All eight foundations hold their 13 cards."""
         return self.up == (KING,) * 4 and self.down == (1,) * 4
@@ -188,13 +202,8 @@ def validate(position: Position) -> None:
             raise NotationError(
                 "position", f"held:{CARD_TEXT[suit * 13 + rank - 1]}",
                 "a held card must fit both foundations of its suit")
-    counts = Counter(c for pile in position.piles for c in pile)
-    for suit in range(4):
-        counts.update(suit * 13 + r - 1 for r in range(1, position.up[suit] + 1))
-        counts.update(suit * 13 + r - 1 for r in range(position.down[suit], KING + 1))
-        if position.held[suit]:
-            counts[suit * 13 + position.held[suit] - 1] += 1
+    counts = position.card_counts()
     wrong = [f"{CARD_TEXT[c]}×{counts[c]}" for c in range(52) if counts[c] != 2]
     if wrong:
-        raise NotationError("position", position.to_text(), "each card must be on the table exactly twice; "
-                            f"found {', '.join(wrong[:8])}{' …' if len(wrong) > 8 else ''}")
+        shown = ", ".join(wrong[:12]) + (" …" if len(wrong) > 12 else "")
+        raise NotationError("position", shown, "each card must be on the table exactly twice (card×copies found)")
