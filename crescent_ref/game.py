@@ -63,8 +63,9 @@ def check_against(profile: Profile, pos: Position) -> None:
 class Game:
     """One game. ``apply`` judges an action; ``play`` does the same but raises when it is refused.
 
-    The pile moves of the current position are computed once and kept (with the position they
-    belong to) until ``position`` changes: status, legal moves and the next action share them.
+    The pile moves and the status of the current position are computed once and kept (with the
+    position and profile they belong to) until ``position`` changes: status, legal moves and the
+    next action share them.
     """
 
     def __init__(self, profile: Profile | str, position: Position) -> None:
@@ -73,7 +74,7 @@ class Game:
         self.position = position
         self.history: list[Position] = []
         self.selected: int | None = None
-        self._known: tuple[Position, list[Action]] | None = None
+        self._known: tuple[Position, Profile, list[Action], Status] | None = None
 
     @classmethod
     def from_text(cls, profile: Profile | str, text: str) -> Game:
@@ -91,15 +92,21 @@ class Game:
             game.position = transitions.autoplay(game.profile, game.position)[0]
         return game
 
-    def _pile_moves(self) -> list[Action]:
+    def _facts(self) -> tuple[Position, Profile, list[Action], Status]:
+        """The position and profile with their pile moves and status, computed once for each pair."""
         known = self._known
-        if known is None or known[0] is not self.position:
-            known = self._known = (self.position, rules.pile_moves(self.profile, self.position))
-        return known[1]
+        if known is None or known[0] is not self.position or known[1] is not self.profile:
+            pos, profile = self.position, self.profile
+            moves = rules.pile_moves(profile, pos)
+            known = self._known = (pos, profile, moves, status_of(profile, pos, moves))
+        return known
+
+    def _pile_moves(self) -> list[Action]:
+        return self._facts()[2]
 
     def status(self) -> Status:
         """The verdict on the current position."""
-        return status_of(self.profile, self.position, self._pile_moves())
+        return self._facts()[3]
 
     def legal_moves(self) -> list[Action]:
         """Every legal card move, sorted by source then destination (none once the game is over)."""

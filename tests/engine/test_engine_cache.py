@@ -54,3 +54,10 @@ def test_legal_moves_hands_out_a_fresh_list() -> None:
     g = game("app", "p1:9♦,5♠ p2:9♣,6♠")
     g.legal_moves().clear()
     assert [str(m) for m in g.legal_moves()] == ["p1-p2", "p2-p1"]
+
+
+def test_a_new_profile_gets_new_moves() -> None:
+    g = game("app", "p1:K♠ p2:9♦,A♠", up="2♠,A♥,A♦,A♣")
+    assert "p1-p2" in [str(m) for m in g.legal_moves()]
+    g.profile = get_profile("hoffmann-1892")
+    assert "p1-p2" not in [str(m) for m in g.legal_moves()]
