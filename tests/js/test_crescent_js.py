@@ -1,0 +1,75 @@
+"""The JavaScript implementation (implementations/crescent-js, written from spec/ alone) conforms.
+
+Needs Node.js 20 (`node` on PATH); skipped with that reason otherwise.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conformance.corpus import load_corpus
+from conformance.fuzz import FuzzConfig, fuzz
+from conformance.perftcheck import cases
+from conformance.runner import run_scenario
+from conformance.stdio import StdioAdapter
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+JS = ROOT / "implementations" / "crescent-js"
+NODE = shutil.which("node")
+pytestmark = pytest.mark.skipif(NODE is None, reason="Node.js (node) is not on PATH")
+COMMAND = f"{NODE} {JS / 'bin' / 'crescent-js.js'}"
+
+
+def test_its_own_tests_pass() -> None:
+    done = subprocess.run([str(NODE), "--test", "test/"], cwd=JS, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+def test_it_passes_the_whole_corpus_over_stdio() -> None:
+    adapter = StdioAdapter(COMMAND, timeout=30)
+    info = adapter.info()
+    try:
+        results = [run_scenario(adapter, info, sc, p) for sc in load_corpus() for p in sc.profiles]
+    finally:
+        adapter.close()
+    assert info.name == "crescent-js" and len(results) > 600
+    assert [r.key for r in results if r.verdict != "passed"] == []
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: f"{c.name}[{c.profile}]")
+def test_its_perft_counts_agree_with_the_spec(case: object) -> None:
+    from conformance.perftcheck import PerftCase
+
+    assert isinstance(case, PerftCase)
+    for depth, expected in sorted(case.counts.items()):
+        if depth > 3:
+            continue
+        done = subprocess.run(
+            [
+                str(NODE),
+                str(JS / "bin" / "crescent-js.js"),
+                "perft",
+                "--profile",
+                case.profile,
+                "--position",
+                case.position,
+                "--depth",
+                str(depth),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert int(done.stdout.split()[-1]) == expected, f"depth {depth}"
+
+
+@pytest.mark.parametrize("profile", ["app", "hoffmann-1892+reversal+give-backs"])
+def test_a_short_differential_run_finds_no_difference(profile: str, tmp_path: Path) -> None:
+    config = FuzzConfig(profile=profile, examples=25, steps=40, seed=3, out=tmp_path, shrink=False)
+    fuzz(lambda: StdioAdapter(COMMAND, timeout=30), config)
+    assert config.findings == []
