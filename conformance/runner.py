@@ -83,7 +83,7 @@ def _play(adapter: Adapter, info: Info, scenario: Scenario, profile: str) -> Ste
     if mismatches:
         return StepFailure(None, given, None, tuple(mismatches), "", state_text(state))
     for step in scenario.steps:
-        before = state_text(state)
+        before = state
         expect = step.expected(profile)
         reply = adapter.act(canonical_action(step.action))
         state = reply.state
@@ -91,7 +91,7 @@ def _play(adapter: Adapter, info: Info, scenario: Scenario, profile: str) -> Ste
             _usable(expect.state, info), state, _legal(adapter, info, expect.state)
         )
         if mismatches:
-            return StepFailure(step, expect, reply, tuple(mismatches), before, state_text(state))
+            return StepFailure(step, expect, reply, tuple(mismatches), state_text(before), state_text(state))
     return None
 
 

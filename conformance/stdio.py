@@ -11,10 +11,12 @@ from __future__ import annotations
 import collections
 import functools
 import json
-import queue
+import os
+import select
 import shlex
 import subprocess
 import threading
+import time
 from typing import Any
 
 import jsonschema
@@ -47,42 +49,40 @@ def schema_problem(name: str, message: Any) -> str | None:
 
 
 class _Process:
-    """A running implementation with reader threads for stdout lines and the tail of stderr."""
+    """A running implementation: stdout read here with select (no thread), stderr's tail kept by a thread."""
 
     def __init__(self, argv: list[str]) -> None:
         self.proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            bufsize=1,
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0
         )
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.buffer = b""
         self.stderr: collections.deque[str] = collections.deque(maxlen=20)
-        threading.Thread(target=self._pump_out, daemon=True).start()
         threading.Thread(target=self._pump_err, daemon=True).start()
-
-    def _pump_out(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
 
     def _pump_err(self) -> None:
         assert self.proc.stderr is not None
         for line in self.proc.stderr:
-            self.stderr.append(line.rstrip("\n"))
+            self.stderr.append(line.decode("utf-8", "replace").rstrip("\n"))
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
-        self.proc.stdin.flush()
+        data = (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8")
+        while data:
+            data = data[os.write(self.proc.stdin.fileno(), data):]
 
     def receive(self, timeout: float) -> str | None:
-        """The next stdout line; None at end of output; raises queue.Empty on timeout."""
-        return self.lines.get(timeout=timeout)
+        """The next stdout line; None at end of output; raises TimeoutError after ``timeout`` seconds."""
+        assert self.proc.stdout is not None
+        fd, deadline = self.proc.stdout.fileno(), time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            if not select.select([fd], [], [], max(deadline - time.monotonic(), 0))[0]:
+                raise TimeoutError
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", "replace")
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -150,7 +150,7 @@ class StdioAdapter:
     def _read(self, process: _Process, schema: str, seq: int | None) -> dict[str, Any]:
         try:
             line = process.receive(self.timeout)
-        except queue.Empty:
+        except TimeoutError:
             self._fail(process, f"no reply within {self.timeout:g}s (hang)")
             raise AssertionError("unreachable") from None
         if line is None:
