@@ -100,18 +100,15 @@ export class Game {
    */
   act(action) {
     const a = typeof action === 'string' ? parseAction(action) : action;
+    if (a.type === 'tap') return this.tap(a.place);
+    // Every action other than a tap ends the selection, accepted or refused (rules.md §13.1.3,
+    // I-TAP). An action text that cannot be read is no action: it throws above and leaves it.
+    this.selected = null;
     switch (a.type) {
-      case 'move': {
-        this.selected = null;
-        return this.move(a.from, a.to);
-      }
+      case 'move': return this.move(a.from, a.to);
       case 'reshuffle': return this.reshuffle();
       case 'undo': return this.undo();
-      case 'tap': return this.tap(a.place);
-      case 'drop': {
-        this.selected = null;
-        return this.drop(a.pile);
-      }
+      case 'drop': return this.drop(a.pile);
       default: throw new Error(`unknown action ${a.type}`);
     }
   }
@@ -146,7 +143,6 @@ export class Game {
     if (this.pos.reshuffles <= 0) return refused('no-reshuffles');
     applyReshuffle(this.pos);
     if (P.undo_cleared_by_reshuffle) this.history = [];
-    this.selected = null;
     const moves = P.autoplay ? autoplay(this.pos, P) : [];
     this.status = status(this.pos, P);
     return accepted('reshuffle', moves);
@@ -156,7 +152,6 @@ export class Game {
     if (this.profile.undo_limit <= 0) return refused('undo-unavailable');
     if (this.history.length === 0) return refused('nothing-to-undo');
     this.pos = this.history.pop();
-    this.selected = null;
     this.status = status(this.pos, this.profile);
     return accepted('undo', []);
   }

@@ -84,7 +84,9 @@ export class Position {
     p.reshuffles = readCount(fields.reshuffles, 'reshuffles');
     p.moves = readCount(fields.moves, 'moves');
     if ('held' in fields) {
+      if (fields.held === '') throw new NotationError('held: no card (leave the field out when none is held)');
       for (const t of fields.held.split(',')) {
+        if (t === '') throw new NotationError(`held: an empty card between commas in ${JSON.stringify(fields.held)}`);
         const c = parseCard(t);
         if (c === null) throw new NotationError(`held: not a card: ${JSON.stringify(t)}`);
         const s = suitOf(c);
@@ -160,6 +162,7 @@ function readPile(text, number) {
 }
 
 function readPileCard(t, number) {
+  if (t === '') throw new NotationError(`pile ${number}: an empty card (two commas, or a comma at an end)`);
   const c = parseCard(t);
   if (c === null) throw new NotationError(`pile ${number}: not a card: ${JSON.stringify(t)}`);
   return c;

@@ -40,9 +40,13 @@ export function foundationAtBase(pos, f) {
   return isAceFoundation(f) ? pos.up[s] === ACE : pos.down[s] === KING;
 }
 
-/** The two foundations of suit s meet: the King one shows one rank more than the Ace one (§9.1). */
+/**
+ * The two foundations of suit s meet: the King one shows one rank more than the Ace one (§9.1).
+ * They never count as meeting while a card of the suit is held: no card may then leave them
+ * (rules.md §10.6, §15.2).
+ */
 export function foundationsMeet(pos, s) {
-  return pos.down[s] === pos.up[s] + 1;
+  return !pos.held[s] && pos.down[s] === pos.up[s] + 1;
 }
 
 /** Neighbours on the piles: same suit, ranks one apart, King-Ace too with the wrap (§6). */
@@ -74,10 +78,9 @@ export function judgeMove(pos, P, src, dst) {
     if (isPile(dst) && !P.give_backs) return 'foundation-final';
     if (isFoundation(dst) && !P.between_foundations) return 'foundation-final';
     if (dst === HOLD) return 'foundation-final';
-    // While a card of the suit is held, no card of it goes back to a pile (I-HOFFMANN-HOLD).
-    // A move between the foundations stays possible with `reversal`: the held card counts as
-    // already placed, and goes on the receiving foundation first (rules.md §10.6).
-    if (isPile(dst) && pos.held[foundationSuit(src)]) return 'foundation-final';
+    // While a card of the suit is held, no card leaves either foundation of that suit, whatever
+    // the destination: no give-back, no crossing (rules.md §10.6, §16, I-HOFFMANN-HOLD).
+    if (pos.held[foundationSuit(src)]) return 'foundation-final';
   }
   const c = topCard(pos, src);
   const s = suitOf(c);

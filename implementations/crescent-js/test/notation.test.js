@@ -88,3 +88,38 @@ test('positions against a profile', () => {
   assert.throws(() => Game.fromPosition('app', tall), RefusedError);
   assert.doesNotThrow(() => Game.fromPosition('open', tall));
 });
+
+test('positions: what a reader refuses (notation.md §5)', () => {
+  const deal = 'up:A♠,A♥,A♦,A♣ down:K♠,K♥,K♦,K♣ piles:8♦,5♠,6♦,10♠,Q♦,8♦/6♥,Q♦,5♥,7♣,3♣,7♠/10♥,J♥,4♦,4♦,9♠,5♠/6♦,3♥,5♣,2♣,2♦,K♠/9♥,Q♠,3♠,3♦,8♣,9♣/J♦,8♠,Q♠,3♦,J♠,Q♥/K♦,7♦,10♣,6♠,A♣,10♦/J♣,4♥,9♠,2♦,7♥,2♠/7♦,6♣,3♥,6♣,10♥,J♥/7♥,8♣,J♦,9♦,5♥,2♠/4♠,2♥,9♦,3♣,K♥,4♠/A♦,7♠,5♣,10♠,J♣,A♥/6♠,K♣,8♥,3♠,9♣,10♣/Q♣,2♥,8♠,5♦,A♠,6♥/Q♣,5♦,Q♥,8♥,J♠,2♣/10♦,4♥,4♣,7♣,4♣,9♥ reshuffles:3 moves:0';
+  const pile1 = '8♦,5♠,6♦,10♠,Q♦,8♦';
+  const withPile1 = (text) => deal.replace(`piles:${pile1}/`, `piles:${text}/`);
+  assert.doesNotThrow(() => Position.parse(deal));
+  assert.doesNotThrow(() => Position.parse(withPile1('[8♦,5♠],6♦,10♠,Q♦,8♦')));
+  const refused = {
+    'empty brackets': withPile1('[],8♦,5♠,6♦,10♠,Q♦,8♦'),
+    'brackets not followed by a comma': withPile1('[8♦,5♠]6♦,10♠,Q♦,8♦'),
+    'brackets followed by a comma and nothing': withPile1('[8♦,5♠,6♦,10♠,Q♦,8♦],'),
+    'brackets with nothing after them': withPile1('[8♦,5♠,6♦,10♠,Q♦,8♦]'),
+    'a [ without its ]': withPile1('[8♦,5♠,6♦,10♠,Q♦,8♦'),
+    'brackets not at the bottom': withPile1('8♦,[5♠],6♦,10♠,Q♦,8♦'),
+    'an empty card between commas': withPile1('8♦,5♠,,6♦,10♠,Q♦,8♦'),
+    'an empty card at the end': withPile1(`${pile1},`),
+    'an empty card inside brackets': withPile1('[8♦,,5♠],6♦,10♠,Q♦,8♦'),
+    'an empty foundation card': deal.replace('up:A♠,A♥,A♦,A♣', 'up:A♠,,A♦,A♣'),
+    'an empty held field': `${deal} held:`,
+    'a held field of -': `${deal} held:-`,
+  };
+  for (const [what, text] of Object.entries(refused)) {
+    assert.throws(() => Position.parse(text), NotationError, what);
+  }
+  // an empty pile: - or nothing (here a pile moved onto another, so that every card stays twice)
+  const moved = deal.replace(`piles:${pile1}/6♥,Q♦,5♥,7♣,3♣,7♠/`, `piles:-/6♥,Q♦,5♥,7♣,3♣,7♠,${pile1}/`);
+  assert.equal(Position.parse(moved.replace('piles:-/', 'piles:/')).toText(), moved);
+  assert.equal(Position.parse(moved).piles[0].length, 0);
+});
+
+test('places and actions: no leading zero in pile numbers (notation.md §2)', () => {
+  for (const t of ['p01', '01', 'P07', 'p016', '0']) assert.equal(parsePlace(t), null, t);
+  for (const t of ['p01-p2', 'p1-02', 'tap p05', 'drop 07']) assert.throws(() => parseAction(t), NotationError, t);
+  assert.equal(actionText(parseAction('10 - 16')), 'p10-p16');
+});

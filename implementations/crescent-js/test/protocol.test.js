@@ -65,14 +65,23 @@ test('a position the profile cannot reach is errored with refused: true; bad inp
     { cmd: 'new_game', seq: 5, profile: 'open', code: CODE },
     { cmd: 'act', seq: 6, action: 'hold-p1' },
     { cmd: 'frobnicate', seq: 7 },
+    { cmd: 'new_game', seq: 8, profile: 'patience', code: CODE },
+    { cmd: 'new_game', seq: 9, profile: 'solitaire', position: 'up:A♠' },
+    { cmd: 'act', seq: 10, action: 'p01-p2' },
+    { cmd: 'act', seq: 11, action: 'shuffle' },
+    { cmd: 'act', seq: 12, action: 42 },
   ]);
-  assert.equal(replies.length, 8);
+  assert.equal(replies.length, 13);
+  // a position or code that is malformed or unreachable: refused
   assert.equal(replies[1].errored.refused, true);
   assert.equal(replies[2].errored.refused, true);
-  assert.ok(replies[3].errored && !replies[3].errored.refused);
-  assert.ok(replies[4].errored, 'no game yet');
+  // input that cannot be read at all: errored without refused (protocol.md)
+  const unreadable = [3, 4, 6, 7, 8, 9, 10, 11, 12];
+  for (const i of unreadable) {
+    assert.ok(replies[i].errored, `reply ${i} errored`);
+    assert.equal(replies[i].errored.refused, undefined, `reply ${i} not refused`);
+    assert.equal(replies[i].result, undefined);
+  }
   assert.ok(replies[5].result);
-  assert.ok(replies[6].errored, 'a held card cannot be moved by hand: a notation error');
-  assert.ok(replies[7].errored);
-  assert.deepEqual(replies.slice(1).map((r) => r.seq), [1, 2, 3, 4, 5, 6, 7]);
+  assert.deepEqual(replies.slice(1).map((r) => r.seq), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
 });

@@ -93,17 +93,24 @@ test('the hold (§10)', () => {
   assert.equal(judge('hoffmann-1892', pos, 'p2-hold'), 'not-double-fit');
   assert.equal(judge('hoffmann-1892', pos, 'p1-K♠'), 'out-of-sequence');
   assert.equal(judge('hoffmann-1892', pos, 'p3-A♠'), 'out-of-sequence');
-  // no card of the suit goes back to a pile while one is held (I-HOFFMANN-HOLD) ...
-  assert.equal(judge('hoffmann-1892+give-backs', pos, 'A♠-p3'), 'foundation-final');
-  // ... but with reversal a card may cross, the held card going first (rules.md §10.6)
-  assert.equal(judge('hoffmann-1892+reversal', pos, 'A♠-K♠'), null);
-  assert.equal(judge('hoffmann-1892+reversal', pos, 'A♠-K♥'), 'wrong-suit');
-  const cross = pos.clone();
-  applyMove(cross, at('A♠'), at('K♠'));
-  assert.deepEqual([cross.up[0], cross.down[0], cross.held[0]], [4, 5, 0]);
-  const back = pos.clone();
-  applyMove(back, at('K♠'), at('A♠'));
-  assert.deepEqual([back.up[0], back.down[0], back.held[0]], [7, 8, 0]);
+  // no card leaves either foundation of the suit while one is held (rules.md §10.6, §16,
+  // I-HOFFMANN-HOLD): no give-back, no crossing; after base-locked, before the destination
+  for (const profile of ['hoffmann-1892+give-backs', 'hoffmann-1892+reversal', 'hoffmann-1892+reversal+give-backs']) {
+    assert.equal(judge(profile, pos, 'A♠-p3'), 'foundation-final', profile);
+    assert.equal(judge(profile, pos, 'K♠-p1'), 'foundation-final', profile);
+    assert.equal(judge(profile, pos, 'A♠-K♠'), 'foundation-final', profile);
+    assert.equal(judge(profile, pos, 'K♠-A♠'), 'foundation-final', profile);
+    assert.equal(judge(profile, pos, 'A♠-K♥'), 'foundation-final', profile); // before wrong-suit
+    assert.equal(judge(profile, pos, 'A♠-p9'), 'foundation-final', profile); // before empty-pile
+  }
+  assert.equal(judge('hoffmann-1892+reversal', pos, 'A♠-A♠'), 'same-place');
+  assert.equal(judge('hoffmann-1892+reversal', pos, 'A♥-K♥'), 'base-locked');
+  const base = table({ up: 'A♠,A♥,A♦,A♣', down: '3♠,K♥,K♦,K♣', held: '2♠' });
+  assert.equal(judge('hoffmann-1892+reversal', base, 'A♠-K♠'), 'base-locked'); // base-locked first
+  assert.equal(judge('hoffmann-1892+reversal', base, 'K♠-A♠'), 'foundation-final');
+  // another suit's foundations are not closed by the held ♠
+  const other = table({ piles: { 1: '6♠' }, up: '5♠,4♥,A♦,A♣', down: '7♠,5♥,K♦,K♣', held: '6♠' });
+  assert.equal(judge('hoffmann-1892+reversal', other, 'A♥-K♥'), null);
   const up = pos.clone();
   applyMove(up, at('p1'), at('A♠'));
   assert.deepEqual([up.up[0], up.down[0], up.held[0]], [7, 7, 0]);
@@ -202,10 +209,50 @@ test('game: tap and drop (§13)', () => {
   assert.equal(g.pos.moves, 2);
 });
 
+test('game: every action but a tap ends the selection, accepted or refused (§13.1.3, I-TAP)', () => {
+  const text = 'up:A♠,A♥,A♦,A♣ down:K♠,K♥,K♦,K♣ piles:8♦,5♠,6♦,10♠,Q♦,8♦/6♥,Q♦,5♥,7♣,3♣,7♠/10♥,J♥,4♦,4♦,9♠,5♠/6♦,3♥,5♣,2♣,2♦,K♠/9♥,Q♠,3♠,3♦,8♣,9♣/J♦,8♠,Q♠,3♦,J♠,Q♥/K♦,7♦,10♣,6♠,A♣,10♦/J♣,4♥,9♠,2♦,7♥,2♠/7♦,6♣,3♥,6♣,10♥,J♥/7♥,8♣,J♦,9♦,5♥,2♠/4♠,2♥,9♦,3♣,K♥,4♠/A♦,7♠,5♣,10♠,J♣,A♥/6♠,K♣,8♥,3♠,9♣,10♣/Q♣,2♥,8♠,5♦,A♠,6♥/Q♣,5♦,Q♥,8♥,J♠,2♣/10♦,4♥,4♣,7♣,4♣,9♥ reshuffles:0 moves:0';
+  const cases = [
+    ['app', 'reshuffle', 'no-reshuffles'],
+    ['app', 'undo', 'nothing-to-undo'],
+    ['open', 'undo', 'undo-unavailable'],
+    ['app', 'p1-p2', 'wrong-suit'],
+    ['app', 'drop p1', 'no-foundation'],
+    ['app', 'drop p8', null],
+  ];
+  for (const [profile, action, reason] of cases) {
+    const g = Game.fromPosition(profile, text);
+    assert.equal(g.act('tap p1').effect, 'select');
+    assert.equal(g.state().selected, 'p1');
+    assert.equal(g.act(action).reason, reason, action);
+    assert.equal(g.state().selected, null, action);
+  }
+  // an action text that cannot be read is no action: the selection stays
+  const g = Game.fromPosition('app', text);
+  g.act('tap p1');
+  assert.throws(() => g.act('p1-p99'));
+  assert.equal(g.state().selected, 'p1');
+});
+
 test('legal moves cover piles, foundations and the hold', () => {
   const pos = table({ piles: { 1: '6♠', 2: '5♠', 3: '7♥' }, up: '5♠,A♥,A♦,A♣', down: '7♠,K♥,K♦,K♣' });
   const list = (p) => legalMoves(pos, resolveProfile(p)).map(([s, d]) => `${s}-${d}`);
   const H = `0-${HOLD}`;
   assert.ok(list('hoffmann-1892').includes(H));
   assert.ok(!list('app').includes(H));
+});
+
+test('game: a tap on a foundation of a held suit (§13.1.1, I-TAP, I-HOFFMANN-HOLD)', () => {
+  // §13.1.1 refuses a first tap on a foundation with foundation-final only where the *profile*
+  // lets no card leave a foundation. Where crossings or give-backs exist, a foundation closed by
+  // a held card is tapped like a pile: no place accepts its card, so it becomes selected, and
+  // the second tap makes a move that is refused with foundation-final.
+  const text = 'up:5♠,A♥,A♦,A♣ down:7♠,K♥,K♦,K♣ piles:10♥,4♠,10♠,8♦,J♦,9♣/2♦,A♣,4♥,6♠,7♦/10♥,K♦,6♣,3♣,2♠,2♥/10♣,3♣,5♣,7♥,9♥,6♥/7♣,7♠,Q♣,8♠,5♥,10♣/8♥,Q♣,A♦,5♥,J♥,9♠/8♦,2♥,Q♦,4♦,9♥/7♦,5♦,J♠,Q♠,A♥,6♦/4♣,K♥,9♣,3♥,J♥,6♦/5♦,3♦,5♣,K♠,J♣/6♥,Q♦,9♦,6♣,7♥/3♠,Q♥,7♣,8♣,K♣/2♦,8♥,8♣,Q♥,2♣/4♦,4♥,5♠,10♦,3♦/9♦,A♠,J♣,J♦,4♣/3♥,2♣,10♦ reshuffles:3 moves:0 held:6♠';
+  assert.equal(Game.fromPosition('hoffmann-1892', text).act('tap A♠').reason, 'foundation-final');
+  for (const profile of ['hoffmann-1892+reversal', 'hoffmann-1892+give-backs']) {
+    const g = Game.fromPosition(profile, text);
+    assert.equal(g.act('tap K♠').effect, 'select', profile);
+    assert.equal(g.state().selected, 'K♠');
+    assert.equal(g.act('tap A♠').reason, 'foundation-final', profile);
+    assert.equal(g.state().selected, null);
+  }
 });
