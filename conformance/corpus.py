@@ -61,7 +61,19 @@ def schema_errors(doc: Located) -> list[ScenarioError]:
 def _schema_error(doc: Located, err: jsonschema.ValidationError) -> ScenarioError:
     path: JsonPath = tuple(err.absolute_path)
     message = err.message if len(err.message) <= 200 else err.message[:197] + "..."
-    return ScenarioError(doc.file, doc.line(path), json_path(path), message)
+    return ScenarioError(doc.file, doc.line(path), _scenario_id(doc, path) + json_path(path), message)
+
+
+def _scenario_id(doc: Located, path: JsonPath) -> str:
+    """``id: `` of the scenario a path points into, when it has a readable id."""
+    if len(path) < 2 or path[0] != "scenarios" or not isinstance(doc.data, dict):
+        return ""
+    scenarios = doc.data.get("scenarios")
+    index = path[1]
+    if not isinstance(scenarios, list) or not isinstance(index, int) or not isinstance(scenarios[index], dict):
+        return ""
+    found = scenarios[index].get("id")
+    return f"{found}: " if isinstance(found, str) else ""
 
 
 def read_file(path: Path) -> list[Scenario]:

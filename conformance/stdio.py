@@ -68,7 +68,7 @@ class _Process:
         assert self.proc.stdin is not None
         data = (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8")
         while data:
-            data = data[os.write(self.proc.stdin.fileno(), data):]
+            data = data[os.write(self.proc.stdin.fileno(), data) :]
 
     def receive(self, timeout: float) -> str | None:
         """The next stdout line; None at end of output; raises TimeoutError after ``timeout`` seconds."""

@@ -229,7 +229,10 @@ def test_play_from_a_position(capsys: pytest.CaptureFixture[str]) -> None:
         (["play", "--profile", "app", "--code", CODE, "p8-Z♠"], "p8-Z♠"),
         (["play", "--profile", "app", "--code", CODE, "p17-p1"], "p17-p1"),
         (["play", "--profile", "app", "--code", "CR1-X-AAAAAAA"], "CR1-X-AAAAAAA"),
-        (["play", "--profile", "open", "--position", deal_position(CODE, closed=True).to_text()], "pile 1: [8♦,5♠,6♦,10♠,Q♦],8♦"),
+        (
+            ["play", "--profile", "open", "--position", deal_position(CODE, closed=True).to_text()],
+            "pile 1: [8♦,5♠,6♦,10♠,Q♦],8♦",
+        ),
     ],
 )
 def test_bad_input_is_one_quoting_line_and_exit_2(

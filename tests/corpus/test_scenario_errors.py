@@ -48,13 +48,15 @@ def test_unknown_property_names_line_and_path(tmp_path: Path) -> None:
     path = write(tmp_path, scenario_text("      - {action: p1-p2, outcome: accepted, colour: red}"))
     with pytest.raises(ScenarioError) as err:
         read_file(path)
-    assert err.value.line == 12 and err.value.where == "$.scenarios[0].steps[0]" and "colour" in str(err.value)
+    assert (
+        err.value.line == 12 and err.value.where == "test-001: $.scenarios[0].steps[0]" and "colour" in str(err.value)
+    )
 
 
 def test_bad_outcome_value_is_quoted(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="'maybe'") as err:
         read_file(write(tmp_path, scenario_text("      - {action: p1-p2, outcome: maybe}")))
-    assert err.value.where == "$.scenarios[0].steps[0].outcome"
+    assert err.value.where == "test-001: $.scenarios[0].steps[0].outcome"
 
 
 def test_yaml_syntax_error_names_the_line(tmp_path: Path) -> None:
