@@ -68,14 +68,21 @@ def all_actions(info: Info) -> list[str]:
 
 
 def generated_position(seed: int, plies: int, profile: str) -> str:
-    """A position reached from a dealt code by ``plies`` pseudo-random legal actions (reproducible)."""
+    """A position reached from a dealt code by ``plies`` pseudo-random legal actions (reproducible).
+
+    Every other ply prefers a move towards the foundations (or the hold) when there is one, so that
+    play gets far enough for foundations to meet and double-fit cards to appear.
+    """
     game = Game.deal(profile, str(GameCode(seed % (MAX_SEED + 1))))
     for ply in range(plies):
-        options = [str(m) for m in game.legal_moves()] + (["reshuffle"] if game.position.reshuffles else [])
+        moves = game.legal_moves()
+        options = [str(m) for m in moves] + (["reshuffle"] if game.position.reshuffles else [])
         if not options or game.status() in ("won", "lost"):
             break
+        homeward = [str(m) for m in moves if m.src < PILES <= m.dst]
+        pick = homeward if homeward and ply % 2 else options
         digest = hashlib.sha256(f"{seed}:{ply}".encode()).digest()
-        game.apply(options[int.from_bytes(digest[:4], "big") % len(options)])
+        game.apply(pick[int.from_bytes(digest[:4], "big") % len(pick)])
     return game.position.to_text()
 
 
