@@ -8,7 +8,7 @@ from typing import Any
 from crescent_ref.actions import Action, parse_place, place_text
 from crescent_ref.cards import CARD_TEXT, KING, parse_index
 from crescent_ref.errors import NotationError
-from crescent_ref.position import Position
+from crescent_ref.position import Position, join_pile
 from crescent_ref.state_json import FOUNDATIONS, game_state, position_state
 
 __all__ = ["FOUNDATIONS", "Mismatch", "compare", "game_state", "position_state", "state_position", "state_text"]
@@ -73,11 +73,7 @@ def _norm_cards(text: str) -> str:
 
 
 def _pile_text(state: dict[str, Any], index: int) -> str:
-    pile, hidden = state["piles"][index], state.get("hidden", [0] * 16)[index]
-    if not pile:
-        return "-"
-    shown = ",".join(pile[hidden:])
-    return "[" + ",".join(pile[:hidden]) + "]," + shown if hidden else shown
+    return join_pile(state["piles"][index], state.get("hidden", [0] * 16)[index])
 
 
 def _per_place(want: dict[str, Any], label: str, actual_of: Any) -> list[Mismatch]:

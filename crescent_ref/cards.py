@@ -72,10 +72,5 @@ def parse_index(text: str) -> int:
     return suit * 13 + rank - 1
 
 
-def card_text(index: int) -> str:
-    """Canonical text of a compact card index."""
-    return CARD_TEXT[index]
-
-
 CARDS: tuple[Card, ...] = tuple(Card(i // 13, i % 13 + 1) for i in range(52))
 CARD_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)

@@ -16,6 +16,7 @@ Text form (fields separated by spaces, in this order; ``held`` only when a card 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from crescent_ref.actions import PILES
@@ -97,12 +98,15 @@ class Position(NamedTuple):
 
 
 def _pile_text(pile: Pile, hidden: int) -> str:
-    if not pile:
+    return join_pile([CARD_TEXT[c] for c in pile], hidden)
+
+
+def join_pile(cards: Sequence[str], hidden: int) -> str:
+    """A pile's text from its card texts (bottom first) and how many lie face down: ``[a,b],c`` or ``-``."""
+    if not cards:
         return "-"
-    shown = ",".join(CARD_TEXT[c] for c in pile[hidden:])
-    if not hidden:
-        return shown
-    return "[" + ",".join(CARD_TEXT[c] for c in pile[:hidden]) + "]," + shown
+    shown = ",".join(cards[hidden:])
+    return "[" + ",".join(cards[:hidden]) + "]," + shown if hidden else shown
 
 
 def _fields(text: str) -> dict[str, str]:

@@ -232,11 +232,6 @@ def tables(profile: Profile) -> Tables:
     return found
 
 
-def accepting(profile: Profile, pos: Position) -> Accept:
-    """What the foundations of ``pos`` take, and which of their cards may leave."""
-    return _accepting(tables(profile), pos)
-
-
 def _accepting(t: Tables, pos: Position) -> Accept:
     key = (pos.up, pos.down, pos.held)
     found = t.accept.get(key)
