@@ -8,7 +8,7 @@ Two measurements, each on one core, printed as a table:
     The time is split into rounds; the best and the median round are shown, and the median rate
     per second of this process's CPU time (other processes on the machine slow some rounds down;
     the load average is printed for that reason).
-(b) legal_moves: ``rules.legal_moves(profile, position)`` timed one call at a time with
+(b) legal_moves: ``movegen.legal_moves(profile, position)`` timed one call at a time with
     ``time.perf_counter_ns`` on freshly dealt positions (several codes, many repetitions each);
     the timer's own cost (an empty timed region, median) is subtracted. The same is done for
     ``Game.legal_moves()`` on a new position object each call (no per-position cache can help),
@@ -29,7 +29,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from crescent_ref import Game, GameCode, Position, rules
+from crescent_ref import Game, GameCode, Position, movegen
 from crescent_ref.actions import RESHUFFLE, UNDO
 from crescent_ref.profiles import Profile, get_profile
 
@@ -123,12 +123,12 @@ def bench(profile_name: str, args: argparse.Namespace, overhead: int) -> None:
     print(f"\n{profile_name}: playouts {rates[-1]:,.0f} actions/s best round, {statistics.median(rates):,.0f} median, "
           f"{cpu:,.0f} per CPU second ({total:,} actions in {args.rounds} rounds, {args.seconds:g} s)")
     print(f"  {'legal moves, µs per call':<34} {'median':>8} {'p10':>8} {'p90':>8}")
-    fresh = per_call(lambda p: rules.legal_moves(profile, p), starts, args.reps, overhead)
-    print(row(f"rules.legal_moves, {len(starts)} deals", fresh))
+    fresh = per_call(lambda p: movegen.legal_moves(profile, p), starts, args.reps, overhead)
+    print(row(f"movegen.legal_moves, {len(starts)} deals", fresh))
     print(row("Game.legal_moves, same deals", per_call(game_call(profile, starts[0]), starts, args.reps, overhead)))
     mid = seen[: args.codes * 4]
     if len(mid) >= 10:
-        print(row(f"rules.legal_moves, {len(mid)} mid-game", per_call(lambda p: rules.legal_moves(profile, p), mid,
+        print(row(f"movegen.legal_moves, {len(mid)} mid-game", per_call(lambda p: movegen.legal_moves(profile, p), mid,
                                                                       max(1, args.reps // 4), overhead)))
 
 

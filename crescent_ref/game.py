@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from crescent_ref import rules, transitions
+from crescent_ref import movegen, rules, transitions
 from crescent_ref.actions import DOWN, HOLD, MOVES, PILES, PLACES, RESHUFFLE, UNDO, UP, Action, place_text
 from crescent_ref.errors import IllegalActionError, NotationError
 from crescent_ref.position import Position
@@ -34,10 +34,10 @@ class Outcome:
 
 def status_of(profile: Profile, pos: Position, pile_moves: list[Action] | None = None) -> Status:
     """``won``; ``playing`` while a pile card can move; else ``waiting`` for a reshuffle, or ``lost``.
-    ``pile_moves``: the position's ``rules.pile_moves`` when the caller has them already."""
+    ``pile_moves``: the position's ``movegen.pile_moves`` when the caller has them already."""
     if pos.won():
         return "won"
-    if rules.pile_card_can_move(profile, pos, pile_moves):
+    if movegen.pile_card_can_move(profile, pos, pile_moves):
         return "playing"
     return "waiting" if pos.reshuffles else "lost"
 
@@ -97,7 +97,7 @@ class Game:
         known = self._known
         if known is None or known[0] is not self.position or known[1] is not self.profile:
             pos, profile = self.position, self.profile
-            moves = rules.pile_moves(profile, pos)
+            moves = movegen.pile_moves(profile, pos)
             known = self._known = (pos, profile, moves, status_of(profile, pos, moves))
         return known
 
@@ -114,7 +114,7 @@ class Game:
             return []
         moves = list(self._pile_moves())
         if self.profile.between_foundations or self.profile.give_backs:
-            moves += rules.foundation_moves(self.profile, self.position)
+            moves += movegen.foundation_moves(self.profile, self.position)
         return moves
 
     def legal_actions(self) -> list[Action]:
@@ -147,7 +147,7 @@ class Game:
         return self._tap(act, dry_run)
 
     def _move(self, act: Action, src: int, dst: int, dry_run: bool) -> Outcome:
-        why = rules.reason(self.profile, self.position, src, dst)
+        why = movegen.reason(self.profile, self.position, src, dst)
         if why is not None:
             return Outcome(act, False, why)
         made = [MOVES[src][dst]]
@@ -192,7 +192,7 @@ class Game:
 
     def destinations(self, src: int) -> list[int]:
         """Places the card at ``src`` may legally move to."""
-        return [d for d in range(PLACES) if rules.reason(self.profile, self.position, src, d) is None]
+        return [d for d in range(PLACES) if movegen.reason(self.profile, self.position, src, d) is None]
 
     def _tap(self, act: Action, dry_run: bool) -> Outcome:
         place, selected = act.src, self.selected
@@ -227,7 +227,7 @@ class Game:
             return Outcome(act, False, "empty-source")
         suit = card // 13
         for dst in (HOLD, UP + suit, DOWN + suit):
-            if rules.reason(self.profile, self.position, act.src, dst) is None:
+            if movegen.reason(self.profile, self.position, act.src, dst) is None:
                 return self._move(act, act.src, dst, dry_run)
         return Outcome(act, False, "no-foundation")
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import TypeVar
 
 from crescent_ref.actions import DOWN, HOLD, PILES, UP, Action
+from crescent_ref.movegen import pile_moves
 from crescent_ref.position import Pile, Position
 from crescent_ref.profiles import Profile
-from crescent_ref.rules import pile_moves, source_card
+from crescent_ref.rules import source_card
 
 T = TypeVar("T")
 Tops = tuple[int, ...]
@@ -74,7 +75,7 @@ def autoplay_step(profile: Profile, pos: Position) -> tuple[int, int] | None:
 
 
 def first_forced(moves: list[Action]) -> tuple[int, int] | None:
-    """In a position's pile moves (``rules.pile_moves``): the first pile whose one and only move goes
+    """In a position's pile moves (``movegen.pile_moves``): the first pile whose one and only move goes
     to a foundation, that is, whose card fits exactly one foundation and no pile, with that move."""
     last = len(moves) - 1
     for k, m in enumerate(moves):

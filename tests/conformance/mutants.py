@@ -21,7 +21,7 @@ from unittest import mock
 
 from conformance.adapter import Info, Reply
 from conformance.reference import ReferenceAdapter
-from crescent_ref import deal, game, rules, transitions
+from crescent_ref import deal, game, movegen, rules, transitions
 from crescent_ref.actions import DOWN, HOLD, MOVES, PILES, Action
 from crescent_ref.cards import ACE, KING
 from crescent_ref.game import Game, Outcome
@@ -63,13 +63,13 @@ Faults = Callable[[list[str], Position, int, int], list[str]]
 
 
 def reason_change(change: Faults) -> Patch:
-    """Change the reasons a move is refused (``rules.reason``: moves, taps and drops alike)."""
+    """Change the reasons a move is refused (``movegen.reason``: moves, taps and drops alike)."""
 
     def reason(profile: Profile, pos: Position, src: int, dst: int) -> str | None:
         found = change(list(_FAULTS(profile, pos, src, dst)), pos, src, dst)
         return found[0] if found else None
 
-    return ("crescent_ref.rules.reason", reason)
+    return ("crescent_ref.movegen.reason", reason)
 
 
 def _full_says_wrong_suit(found: list[str], pos: Position, src: int, dst: int) -> list[str]:
@@ -145,7 +145,7 @@ def _drop_king_first(self: Game, action: Action | str, *, dry_run: bool = False)
     act = _action(action)
     card = rules.source_card(self.position, act.src) if act.kind == "drop" else -1
     king = DOWN + card // 13
-    if card >= 0 and rules.reason(self.profile, self.position, act.src, king) is None:
+    if card >= 0 and movegen.reason(self.profile, self.position, act.src, king) is None:
         return _APPLY(self, MOVES[act.src][king], dry_run=dry_run)
     return _APPLY(self, act, dry_run=dry_run)
 

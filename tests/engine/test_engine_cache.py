@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 from engine_helpers import game
 
-from crescent_ref import Game, GameCode, rules
+from crescent_ref import Game, GameCode, movegen, rules
 from crescent_ref.actions import PLACES
 from crescent_ref.profiles import get_profile
 
@@ -19,12 +19,12 @@ def no_fault_moves(g: Game) -> list[str]:
 
 
 def fast_moves(g: Game) -> list[str]:
-    return [f"{m.src}-{m.dst}" for m in rules.legal_moves(g.profile, g.position)]
+    return [f"{m.src}-{m.dst}" for m in movegen.legal_moves(g.profile, g.position)]
 
 
 @pytest.mark.parametrize("profile", ["app", "open+give-backs", "hoffmann-1892+reversal"])
 def test_a_tiny_foundation_cache_gives_the_same_moves(profile: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rules, "CACHE_SIZE", 1)
+    monkeypatch.setattr(movegen, "CACHE_SIZE", 1)
     for seed in range(1, 40, 7):
         g = Game.deal(profile, str(GameCode(seed)))
         for _ in range(30):
@@ -37,9 +37,9 @@ def test_each_profile_object_has_its_own_tables() -> None:
     app = get_profile("app")
     no_wrap = dataclasses.replace(app, pile_wrap=False)
     g = game("app", "p1:K♠ p2:9♦,A♠", up="2♠,A♥,A♦,A♣")
-    assert rules.reason(app, g.position, 0, 1) is None
-    assert rules.reason(no_wrap, g.position, 0, 1) == "wrong-rank"
-    assert [str(m) for m in rules.legal_moves(no_wrap, g.position) if m.src == 0] == []
+    assert movegen.reason(app, g.position, 0, 1) is None
+    assert movegen.reason(no_wrap, g.position, 0, 1) == "wrong-rank"
+    assert [str(m) for m in movegen.legal_moves(no_wrap, g.position) if m.src == 0] == []
 
 
 def test_a_new_position_gets_new_moves() -> None:

@@ -14,7 +14,8 @@ from crescent_ref import Action, Game, GameCode, NotationError, Position, deal_p
 from crescent_ref.actions import PILES, PLACES, RESHUFFLE, UNDO
 from crescent_ref.cards import CARD_TEXT, KING, SUIT_SYMBOLS
 from crescent_ref.deal import MAX_SEED
-from crescent_ref.rules import faults, legal_moves, reason
+from crescent_ref.movegen import legal_moves, reason
+from crescent_ref.rules import faults
 from crescent_ref.spec_files import load_yaml
 from crescent_ref.transitions import reshuffle
 
