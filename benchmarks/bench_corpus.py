@@ -12,10 +12,10 @@ import statistics
 import sys
 import time
 
-from conformance.corpus import load_corpus
-from conformance.runner import run_scenario
-from conformance.scenarios import Scenario
-from conformance.session import make_adapter, plan
+from conformance.adapters.session import make_adapter, plan
+from conformance.corpus.load import load_corpus
+from conformance.corpus.scenarios import Scenario
+from conformance.judging.runner import run_scenario
 
 
 def run_all(pairs: list[tuple[Scenario, str]], cmd: str | None) -> tuple[float, int]:

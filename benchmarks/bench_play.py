@@ -15,9 +15,9 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 
 from conformance.adapter import Adapter, Reply
-from conformance.fuzz import FuzzConfig, fuzz
-from conformance.reference import ReferenceAdapter
-from conformance.stdio import StdioAdapter
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.adapters.stdio import StdioAdapter
+from conformance.explore.fuzz import FuzzConfig, fuzz
 from crescent_ref.game import Game
 from crescent_ref.perft import perft
 

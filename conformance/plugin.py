@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from conformance.adapter import Adapter, AdapterError, Info
-from conformance.corpus import load_corpus
-from conformance.expectations import Expectations, load_expectations, write_expectations
-from conformance.report import area_summary_records, format_failure, report_header_records, write_records
-from conformance.runner import Result, run_scenario
-from conformance.scenarios import Scenario
-from conformance.session import make_adapter
+from conformance.adapters.session import make_adapter
+from conformance.corpus.load import load_corpus
+from conformance.corpus.scenarios import Scenario
+from conformance.judging.expectations import Expectations, load_expectations, write_expectations
+from conformance.judging.report import area_summary_records, format_failure, report_header_records, write_records
+from conformance.judging.runner import Result, run_scenario
 
 OPTIONS = {
     "impl": "implementation in-process: 'reference' or module:factory",
@@ -159,7 +159,7 @@ def _info(config: pytest.Config) -> Info:
 
 
 def _record(result: Result, info: Info) -> dict[str, Any]:
-    from conformance.report import result_record
+    from conformance.judging.report import result_record
 
     return {
         **result_record(result),
@@ -172,7 +172,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "crescent: a Crescent conformance scenario")
     if not active(config):
         return
-    from conformance.stdio import StdioAdapter
+    from conformance.adapters.stdio import StdioAdapter
 
     try:
         adapter = make_adapter(option(config, "impl"), option(config, "cmd"), float(option(config, "timeout") or 10))
@@ -251,7 +251,7 @@ class FuzzItem(pytest.Item):
         self.profile = profile
 
     def runtest(self) -> None:
-        from conformance.fuzz import FuzzConfig, fuzz
+        from conformance.explore.fuzz import FuzzConfig, fuzz
 
         cfg = self.config
         config = FuzzConfig(

@@ -6,8 +6,8 @@ import functools
 import re
 from typing import Any
 
+from conformance.corpus.scenarios import Scenario
 from conformance.docs import markdown
-from conformance.scenarios import Scenario
 from crescent_ref.messages import reason_codes
 from crescent_ref.profiles import base_names
 from crescent_ref.spec_files import load_yaml, spec_dir

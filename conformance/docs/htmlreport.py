@@ -1,4 +1,4 @@
-"""A JSON run report (conformance.report.write_records) as one self-contained HTML page."""
+"""A JSON run report (conformance.judging.report.write_records) as one self-contained HTML page."""
 
 from __future__ import annotations
 

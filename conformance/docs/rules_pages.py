@@ -6,11 +6,11 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
+from conformance.corpus.scenarios import Citation, Scenario
 from conformance.docs.common import base_of, nav, param_value, profiles_data, render_md, section_number, sections
 from conformance.docs.html import link, page, raw, tag
 from conformance.docs.runs import play
 from conformance.docs.scenes import citation, scenario_block
-from conformance.scenarios import Citation, Scenario
 
 # Which section of spec/rules.md states the rules of each area (spec/vocabulary.yaml).
 AREA_SECTIONS = {

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.adapter import AdapterError, Reply, RuleError
-from conformance.reference import ReferenceAdapter
-from conformance.scenarios import Expect, Scenario, Step
-from conformance.state import canonical_action, compare, state_position
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.corpus.scenarios import Expect, Scenario, Step
+from conformance.judging.state import canonical_action, compare, state_position
 from crescent_ref.actions import parse_place
 from crescent_ref.errors import CrescentError
 from crescent_ref.position import Position

@@ -5,11 +5,11 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from conformance.corpus.scenarios import Citation, Scenario
 from conformance.docs.common import short_path
 from conformance.docs.html import link, raw, tag
 from conformance.docs.runs import Run, StepView
 from conformance.docs.svg import changed_places, table_svg
-from conformance.scenarios import Citation, Scenario
 from crescent_ref.messages import message
 from crescent_ref.position import Position
 

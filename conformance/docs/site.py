@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conformance.corpus import load_corpus
+from conformance.corpus.load import load_corpus
+from conformance.corpus.scenarios import Scenario
 from conformance.docs.common import nav, render_md, rules_file, section_number, sections
 from conformance.docs.html import link, page, raw, tag
 from conformance.docs.rules_pages import applies, rules_page
 from conformance.docs.spec_pages import interpretations_page, profiles_page, reasons_page, traceability_page
-from conformance.scenarios import Scenario
 from crescent_ref.profiles import base_names
 
 DEFAULT_OUT = Path("docs/site")

@@ -6,7 +6,8 @@ from collections import defaultdict
 from html import escape
 from typing import Any
 
-from conformance import trace
+from conformance.corpus import trace
+from conformance.corpus.scenarios import Scenario
 from conformance.docs.common import (
     base_of,
     nav,
@@ -21,7 +22,6 @@ from conformance.docs.common import (
 )
 from conformance.docs.html import link, page, raw, tag
 from conformance.docs.rules_pages import source_html
-from conformance.scenarios import Scenario
 from crescent_ref.spec_files import load_yaml
 
 

@@ -9,11 +9,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from conformance.adapter import Adapter
-from conformance.corpus import load_corpus
-from conformance.reference import ReferenceAdapter
-from conformance.runner import Result, run_scenario
-from conformance.scenarios import Scenario
-from conformance.session import plan
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.adapters.session import plan
+from conformance.corpus.load import load_corpus
+from conformance.corpus.scenarios import Scenario
+from conformance.judging.runner import Result, run_scenario
 
 HERE = Path(__file__).resolve().parent
 FAKE = HERE / "fakes" / "fake_engine.py"

@@ -20,7 +20,7 @@ from typing import Any
 from unittest import mock
 
 from conformance.adapter import Info, Reply
-from conformance.reference import ReferenceAdapter
+from conformance.adapters.reference import ReferenceAdapter
 from crescent_ref import deal, game, movegen, rules, transitions
 from crescent_ref.actions import DOWN, HOLD, MOVES, PILES, Action
 from crescent_ref.cards import ACE, KING

@@ -13,7 +13,7 @@ import pytest
 from harness import HERE, Pair, key, pairs, run_pairs
 from mutants import BY_NAME, MutantAdapter
 
-from conformance.runner import Result
+from conformance.judging.runner import Result
 
 # Hypothesis's plugin costs a second per run and has nothing to do here.
 QUIET = ("-p", "no:hypothesispytest")

@@ -12,7 +12,7 @@ import pytest
 from harness import Pair, key, passing_pairs, run_pairs
 from mutants import BY_NAME, MUTANTS, Mutant, MutantAdapter
 
-from conformance.runner import Result
+from conformance.judging.runner import Result
 from crescent_ref.spec_files import load_yaml
 
 # Mutants the corpus cannot catch yet, for want of a scenario (listed in the report to the corpus helpers).
@@ -52,7 +52,8 @@ def test_there_are_enough_mutants() -> None:
 
 
 def test_mutants_declare_known_rules() -> None:
-    from conformance.corpus import interpretation_ids, reason_codes
+    from conformance.corpus.vocabulary import interpretation_ids
+    from crescent_ref.messages import reason_codes
 
     areas = set(load_yaml("vocabulary.yaml")["areas"])
     for m in MUTANTS:
@@ -79,6 +80,6 @@ def test_the_mutant_adapter_undoes_its_patches() -> None:
     """Between requests the engine is the reference again: a reference run still passes."""
     first = passing_pairs()[:3]
     run_pairs(MutantAdapter(BY_NAME["no_pile_wrap"]), first)
-    from conformance.reference import ReferenceAdapter
+    from conformance.adapters.reference import ReferenceAdapter
 
     assert {r.verdict for r in run_pairs(ReferenceAdapter(), first).values()} == {"passed"}

@@ -15,7 +15,7 @@ from plugin_runs import junit_cases, mutant_results, prepared, read_json, run, r
 
 import conformance
 import crescent_ref
-from conformance.report import CORPUS_VERSION
+from conformance.judging.report import CORPUS_VERSION
 
 MUTANT = "no_pile_wrap"
 

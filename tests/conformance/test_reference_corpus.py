@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from harness import SERVE, Pair, pairs, reference_results, run_pairs
 
-from conformance.reference import ReferenceAdapter
-from conformance.report import format_failure
-from conformance.stdio import StdioAdapter
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.adapters.stdio import StdioAdapter
+from conformance.judging.report import format_failure
 
 
 def first_pairs(area: str, count: int) -> list[Pair]:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from harness import Pair, fake_command, key, passing_pairs, run_pairs
 
-from conformance.report import format_failure
-from conformance.runner import Result, run_scenario
-from conformance.stdio import StdioAdapter
+from conformance.adapters.stdio import StdioAdapter
+from conformance.judging.report import format_failure
+from conformance.judging.runner import Result, run_scenario
 
 LENIENT = 30.0  # seconds for a request that should succeed (a loaded machine starts Python slowly)
 ACT_FAULTS = {

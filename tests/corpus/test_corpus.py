@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from conformance import trace
-from conformance.corpus import corpus_dirs, iter_lint, load_corpus, reason_codes, scenario_files
-from conformance.reference import ReferenceAdapter
-from conformance.runner import run_scenario
-from conformance.scenarios import Scenario
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.corpus import trace
+from conformance.corpus.lint import iter_lint
+from conformance.corpus.load import corpus_dirs, load_corpus, scenario_files
+from conformance.corpus.scenarios import Scenario
+from conformance.judging.runner import run_scenario
+from crescent_ref.messages import reason_codes
 from crescent_ref.spec_files import spec_dir
 
 CORPUS = load_corpus()

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.corpus import iter_lint, read_file
+from conformance.corpus.lint import iter_lint
+from conformance.corpus.load import read_file
 from crescent_ref.errors import ScenarioError
 
 GOOD_POSITION = (

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 from conformance.adapter import Info, Reply, RuleError
-from conformance.corpus import load_corpus
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.corpus.load import load_corpus
+from conformance.corpus.scenarios import Scenario
 from conformance.docs.site import build
-from conformance.reference import ReferenceAdapter
-from conformance.report import report_header, write_report
-from conformance.runner import run_scenario
-from conformance.scenarios import Scenario
-from conformance.state import game_state
+from conformance.judging.report import report_header, write_report
+from conformance.judging.runner import run_scenario
+from conformance.judging.state import game_state
 from crescent_ref.actions import PILES, Action
 
 ACE, KING = 0, 12

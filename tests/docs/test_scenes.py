@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from conformance.corpus.scenarios import Expect, Scenario
 from conformance.docs.runs import play
 from conformance.docs.scenes import HEAD, LONG, TAIL, scenario_block
-from conformance.scenarios import Expect, Scenario
 
 
 def first_accepted(corpus: list[Scenario]) -> Scenario:

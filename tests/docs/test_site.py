@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance import trace
 from conformance.cli import main
+from conformance.corpus import trace
+from conformance.corpus.scenarios import Scenario
 from conformance.docs.common import base_of, rules_file
 from conformance.docs.markdown import render, slug
 from conformance.docs.rules_pages import AREA_SECTIONS, rule_sections
-from conformance.scenarios import Scenario
 from crescent_ref.messages import message, reason_codes
 from crescent_ref.profiles import base_names
 from crescent_ref.spec_files import load_yaml, spec_dir

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from conformance.adapter import Reply, RuleError
-from conformance.corpus import read_file
-from conformance.fuzz import Divergence, FuzzConfig, NonDeterministic, Refused, fuzz, generated_position
-from conformance.reference import ReferenceAdapter
-from conformance.runner import run_scenario
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.corpus.load import read_file
+from conformance.explore.fuzz import Divergence, FuzzConfig, NonDeterministic, Refused, fuzz, generated_position
+from conformance.judging.runner import run_scenario
 from crescent_ref.position import Position
 
 

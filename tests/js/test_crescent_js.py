@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.corpus import load_corpus
-from conformance.fuzz import FuzzConfig, fuzz
-from conformance.perftcheck import cases
-from conformance.runner import run_scenario
-from conformance.stdio import StdioAdapter
+from conformance.adapters.stdio import StdioAdapter
+from conformance.corpus.load import load_corpus
+from conformance.explore.fuzz import FuzzConfig, fuzz
+from conformance.explore.perft import cases
+from conformance.judging.runner import run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 JS = ROOT / "implementations" / "crescent-js"
@@ -42,7 +42,7 @@ def test_it_passes_the_whole_corpus_over_stdio() -> None:
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: f"{c.name}[{c.profile}]")
 def test_its_perft_counts_agree_with_the_spec(case: object) -> None:
-    from conformance.perftcheck import PerftCase
+    from conformance.explore.perft import PerftCase
 
     assert isinstance(case, PerftCase)
     for depth, expected in sorted(case.counts.items()):

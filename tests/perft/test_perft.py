@@ -8,8 +8,8 @@ import jsonschema
 import pytest
 import yaml
 
-from conformance.perftcheck import PerftCase, adapter_divide, adapter_perft, cases
-from conformance.reference import ReferenceAdapter
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.explore.perft import PerftCase, adapter_divide, adapter_perft, cases
 from crescent_ref.game import Game
 from crescent_ref.perft import divide, perft
 from crescent_ref.spec_files import spec_dir

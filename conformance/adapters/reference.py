@@ -6,7 +6,7 @@ from typing import Any
 
 import crescent_ref
 from conformance.adapter import CAPABILITIES, Info, Reply, RuleError
-from conformance.state import game_state
+from conformance.judging.state import game_state
 from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
 from crescent_ref.profiles import base_names, variant_names
@@ -59,5 +59,5 @@ class ReferenceAdapter:
 
 
 def factory() -> ReferenceAdapter:
-    """Entry for ``--crescent-impl conformance.reference:factory``."""
+    """Entry for ``--crescent-impl conformance.adapters.reference:factory``."""
     return ReferenceAdapter()

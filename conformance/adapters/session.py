@@ -7,17 +7,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from conformance.adapter import Adapter
-from conformance.scenarios import Scenario
+from conformance.corpus.scenarios import Scenario
 
 
 def make_adapter(impl: str | None = None, cmd: str | None = None, timeout: float = 10.0) -> Adapter:
     """``reference``, ``module:factory`` (in-process) or a command line (stdio)."""
     if cmd:
-        from conformance.stdio import StdioAdapter
+        from conformance.adapters.stdio import StdioAdapter
 
         return StdioAdapter(cmd, timeout=timeout)
     if impl in (None, "", "reference"):
-        from conformance.reference import ReferenceAdapter
+        from conformance.adapters.reference import ReferenceAdapter
 
         return ReferenceAdapter()
     module_name, _, attr = (impl or "").partition(":")

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import functools
 import json
-import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
-from conformance.scenarios import Citation, Expect, Scenario, Step
-from conformance.yamlines import JsonPath, Located, load
+from conformance.corpus.scenarios import Citation, Expect, Scenario, Step
+from conformance.corpus.yamlines import JsonPath, Located, load
 from crescent_ref.errors import ScenarioError
-from crescent_ref.spec_files import load_yaml, spec_dir
+from crescent_ref.spec_files import spec_dir
 
 
 def json_path(path: Iterable[str | int]) -> str:
@@ -149,31 +148,3 @@ def _check_unique(scenarios: list[Scenario]) -> None:
                 sc.file, sc.line, "$.id", f"id {sc.id!r} is used twice (first at {seen[sc.id].location})"
             )
         seen[sc.id] = sc
-
-
-def interpretation_ids() -> set[str]:
-    """Ids of the written interpretations (headings ``## I-...`` of spec/interpretations.md)."""
-    text = (spec_dir() / "interpretations.md").read_text("utf-8")
-    return set(re.findall(r"^## (I-[A-Z0-9-]+)", text, flags=re.M))
-
-
-def reason_codes() -> list[str]:
-    """The closed list of reason codes, in precedence order."""
-    return [r["code"] for r in load_yaml("reasons.yaml")["reasons"]]
-
-
-def statement_ids() -> set[str]:
-    """Ids of the documents' rule statements (spec/statements.yaml), empty if the file is absent."""
-    if not (spec_dir() / "statements.yaml").is_file():
-        return set()
-    data = load_yaml("statements.yaml")
-    items = data["statements"] if isinstance(data, dict) else data
-    return {s["id"] for s in items}
-
-
-def iter_lint(scenarios: Iterable[Scenario]) -> Iterator[ScenarioError]:
-    """Vocabulary and cross-reference faults of loaded scenarios (see conformance.lint)."""
-    from conformance.lint import lint_scenario
-
-    for sc in scenarios:
-        yield from lint_scenario(sc)

@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.scenarios import Scenario
+from conformance.corpus.scenarios import Scenario
 from crescent_ref.spec_files import load_yaml, spec_dir
 
 TRACE_FILE = "traceability.md"

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule, run_state_machine_as_test
 
 from conformance.adapter import Adapter, Info, Reply, RuleError
-from conformance.reference import ReferenceAdapter
-from conformance.state import state_text
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.judging.state import state_text
 from crescent_ref.actions import HOLD, PILES, PLACES, place_text
 from crescent_ref.deal import MAX_SEED, GameCode
 from crescent_ref.game import Game

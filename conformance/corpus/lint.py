@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-from conformance.corpus import interpretation_ids, reason_codes, statement_ids
-from conformance.scenarios import Expect, Scenario, Step
+from conformance.corpus.scenarios import Expect, Scenario, Step
+from conformance.corpus.vocabulary import interpretation_ids, statement_ids, vocabulary
 from crescent_ref.actions import Action
 from crescent_ref.cards import parse_index
 from crescent_ref.deal import parse_code
 from crescent_ref.errors import NotationError, ScenarioError
 from crescent_ref.game import check_against
+from crescent_ref.messages import reason_codes
 from crescent_ref.position import Position
 from crescent_ref.profiles import get_profile
-from crescent_ref.spec_files import load_yaml
-
-
-@functools.cache
-def vocabulary() -> dict[str, set[str]]:
-    """Known areas and features (spec/vocabulary.yaml)."""
-    data = load_yaml("vocabulary.yaml")
-    return {"areas": set(data["areas"]), "features": set(data["features"])}
 
 
 def lint_scenario(sc: Scenario) -> Iterator[ScenarioError]:
@@ -110,3 +102,9 @@ def _expect_faults(expect: Expect) -> Iterator[str]:
             Position.from_text(expect.state["position"])
         except NotationError as err:
             yield f"state.position: {err}"
+
+
+def iter_lint(scenarios: Iterable[Scenario]) -> Iterator[ScenarioError]:
+    """Vocabulary and cross-reference faults of loaded scenarios."""
+    for sc in scenarios:
+        yield from lint_scenario(sc)

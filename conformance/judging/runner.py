@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from conformance.adapter import Adapter, AdapterError, Info, Reply, RuleError, Skip
-from conformance.scenarios import Expect, Scenario, Step
-from conformance.state import Mismatch, canonical_action, compare, state_text
+from conformance.corpus.scenarios import Expect, Scenario, Step
+from conformance.judging.state import Mismatch, canonical_action, compare, state_text
 
 Verdict = Literal["passed", "failed", "skipped", "errored"]
 STATE_FEATURES = {"undo": "undo", "selected": "selection", "legal_moves": "legal-moves"}

@@ -12,7 +12,7 @@ from typing import Any
 
 import conformance
 from conformance.adapter import Info
-from conformance.runner import Result
+from conformance.judging.runner import Result
 from crescent_ref.position import FIELDS
 
 CORPUS_VERSION = "1"

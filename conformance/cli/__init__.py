@@ -1,0 +1,51 @@
+"""``crescent-conformance``: run the corpus against an implementation, explore beyond it, report.
+
+Each subcommand is a module of this package holding a ``Command`` (name, help, arguments, run);
+``COMMANDS`` lists them in the order ``--help`` shows. Adding a subcommand is a module and a line
+here. Exit codes: 0 all good, 1 the implementation deviates (or the check failed), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from conformance.cli import corpus, docs, fuzz, perft, report, run, smoke, trace
+from conformance.cli.common import Command
+from crescent_ref.errors import CrescentError
+
+COMMANDS: list[Command] = [
+    run.COMMAND,
+    smoke.COMMAND,
+    fuzz.COMMAND,
+    perft.COMMAND,
+    report.COMMAND,
+    report.HTML_COMMAND,
+    docs.COMMAND,
+    trace.COMMAND,
+    corpus.LIST_COMMAND,
+    corpus.LINT_COMMAND,
+]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="crescent-conformance", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for command in COMMANDS:
+        command.configure(sub.add_parser(command.name, help=command.help))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point."""
+    args = _parser().parse_args(argv)
+    chosen = next(c for c in COMMANDS if c.name == args.command)
+    try:
+        return chosen.run(args)
+    except CrescentError as err:
+        print(f"crescent-conformance: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,37 @@
+"""What every subcommand shares: the Command record and the common options."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its name, its help, how it adds its arguments, and what it runs (the exit code)."""
+
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def selection_options(p: argparse.ArgumentParser) -> None:
+    """--scenarios, --profile, --id: which scenarios a command takes."""
+    p.add_argument("--scenarios", action="append", type=Path, default=[], help="extra scenario folder or file")
+    p.add_argument("--profile", action="append", default=[], help="only these profiles (base or base+variants)")
+    p.add_argument("--id", action="append", default=[], help="only these scenario ids")
+
+
+def adapter_options(p: argparse.ArgumentParser) -> None:
+    """--impl, --cmd, --timeout: which implementation a command talks to."""
+    p.add_argument("--impl", default="reference", help="'reference' or module:factory (in-process)")
+    p.add_argument("--cmd", help="command line of a stdio implementation")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds per request (stdio)")
+
+
+def replay_name(args: argparse.Namespace) -> str:
+    """How replay commands name the implementation of this run."""
+    return f'--cmd "{args.cmd}"' if args.cmd else f"--impl {args.impl}"

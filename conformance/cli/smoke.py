@@ -1,0 +1,61 @@
+"""``smoke``: a quick health check of an adapter, the handshake and one scenario per area."""
+
+from __future__ import annotations
+
+import argparse
+
+from conformance.adapter import AdapterError, Info
+from conformance.adapters.session import make_adapter
+from conformance.cli.common import Command, adapter_options
+from conformance.corpus.load import load_corpus
+from conformance.corpus.scenarios import Scenario
+from conformance.judging.runner import Result, run_scenario, why_skip
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``smoke``."""
+    adapter_options(p)
+
+
+def _smoke(args: argparse.Namespace) -> int:
+    """Handshake, then the first scenario of each area in a profile the adapter supports."""
+    adapter = make_adapter(args.impl, args.cmd, args.timeout)
+    try:
+        info = adapter.info()
+        print(
+            f"handshake: {info.name} {info.version} ({info.language}); profiles {', '.join(info.profiles)}; "
+            f"capabilities {', '.join(sorted(info.capabilities)) or 'none'}"
+        )
+        results = [run_scenario(adapter, info, sc, p) for sc, p in _smoke_plan(info)]
+    except AdapterError as err:
+        print(f"SMOKE FAILED: the adapter does not complete the handshake: {err}")
+        return 1
+    finally:
+        adapter.close()
+    return _smoke_verdict(results)
+
+
+def _smoke_plan(info: Info) -> list[tuple[Scenario, str]]:
+    chosen: dict[str, tuple[Scenario, str]] = {}
+    for sc in load_corpus():
+        profile = next((p for p in sc.profiles if info.supports(p) is None), None)
+        if profile and sc.area not in chosen and why_skip(info, sc, profile) is None:
+            chosen[sc.area] = (sc, profile)
+    return list(chosen.values())
+
+
+def _smoke_verdict(results: list[Result]) -> int:
+    for r in results:
+        print(f"  {r.verdict:<8} {r.key:<36} {r.detail or (r.failure and str(r.failure.mismatches[0])) or ''}")
+    good = sum(r.verdict == "passed" for r in results)
+    if results and not good:
+        print(
+            f"SMOKE FAILED: the adapter failed all {len(results)} scenarios; check its state JSON and actions "
+            "against spec/protocol.md before a full run"
+        )
+        return 1
+    print(f"smoke: {good} of {len(results)} scenarios passed")
+    return 0 if good == len(results) else 1
+
+
+COMMAND = Command("smoke", "a quick health check of an adapter: handshake and one scenario per area", configure, _smoke)

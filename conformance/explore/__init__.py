@@ -1,0 +1,1 @@
+"""Exploration beyond the corpus: differential play (fuzz) and perft counts."""

@@ -1,0 +1,1 @@
+"""Judging: running a scenario on an adapter, comparing states, expectations, reports."""
