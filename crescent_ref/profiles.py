@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +47,24 @@ class Profile:
         """The parameters as a plain mapping (name excluded)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
 
+    def changed(self, changes: Mapping[str, Any]) -> Profile:
+        """This profile with some parameters set otherwise (a declared deviation, a coverage probe).
+
+        NotationError names an unknown parameter or a value outside its type in spec/profiles.yaml.
+        The name records the change: ``app[pile_limit=null,undo_limit=5]``.
+        """
+        for key, value in changes.items():
+            check_parameter(key, value)
+        if not changes:
+            return self
+        said = ",".join(f"{k}={json.dumps(v)}" for k, v in sorted(changes.items()))
+        return dataclasses.replace(self, name=f"{self.name}[{said}]", **changes)
+
     def __repr__(self) -> str:
+        if "[" in self.name:
+            base, _, said = self.name.partition("[")
+            changes = dict(part.split("=", 1) for part in said.rstrip("]").split(","))
+            return f"Profile.named({base!r}).changed({ {k: json.loads(v) for k, v in changes.items()} !r})"
         return f"Profile.named({self.name!r})"
 
 
@@ -76,3 +95,30 @@ def base_names() -> list[str]:
 def variant_names() -> list[str]:
     """Names of the variants, in file order."""
     return list(load_yaml("profiles.yaml")["variants"])
+
+
+def parameter_names() -> list[str]:
+    """Names of the rule parameters, in file order."""
+    return list(load_yaml("profiles.yaml")["parameters"])
+
+
+_TYPES: dict[str, Any] = {
+    "boolean": lambda v: isinstance(v, bool),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    "integer-or-null": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool) and v >= 0),
+}
+
+
+def check_parameter(name: str, value: Any) -> None:
+    """NotationError unless ``name`` is a rule parameter and ``value`` fits its type."""
+    spec = load_yaml("profiles.yaml")["parameters"].get(name)
+    if spec is None:
+        raise NotationError("parameter", name, f"not a rule parameter; known: {', '.join(parameter_names())}")
+    kind = str(spec["type"])
+    if kind.startswith("enum"):
+        allowed = [a.strip() for a in kind[kind.index("[") + 1 : kind.index("]")].split(",")]
+        ok = value in allowed
+    else:
+        ok = _TYPES[kind](value)
+    if not ok:
+        raise NotationError("parameter value", f"{name}={json.dumps(value)}", f"expected {kind}")
