@@ -86,7 +86,7 @@ class Game:
         """A new game dealt from a game code; the profile's autoplay runs on the fresh deal."""
         from crescent_ref.deal import deal_position
 
-        game = cls(profile, Position(piles=((),) * 16, hidden=(0,) * 16, up=(1,) * 4, down=(13,) * 4))
+        game = cls(profile, Position(piles=((),) * 16, hidden=(0,) * 16, up=(1,) * 4, down=(13,) * 4, reshuffles=0))
         game.position = deal_position(code, closed=game.profile.closed, reshuffles=game.profile.reshuffles)
         if game.profile.autoplay:
             game.position = transitions.autoplay(game.profile, game.position)[0]
