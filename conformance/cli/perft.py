@@ -6,6 +6,7 @@ import argparse
 
 from conformance.adapters.session import make_adapter
 from conformance.cli.common import Command, adapter_options
+from crescent_ref.progress import progress
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -25,7 +26,7 @@ def _perft(args: argparse.Namespace) -> int:
             print("perft needs the legal-moves capability; the implementation does not declare it")
             return 1
         problems, checked = [], 0
-        for case in cases():
+        for case in progress(cases(), "perft cases", unit="case"):
             if info.supports(case.profile) is None:
                 limited = {d: n for d, n in case.counts.items() if d <= args.max_depth}
                 problems += check(adapter, type(case)(case.name, case.profile, case.position, limited))
