@@ -202,18 +202,23 @@ def configure_perft(parser: argparse.ArgumentParser) -> None:
 
 
 def run_perft(args: argparse.Namespace) -> int:
-    """Print the count (and the divide)."""
-    from crescent_ref.perft import divide, perft
+    """Print the count (and the divide), with a progress bar over the first actions on a terminal."""
+    from crescent_ref.perft import actions, divide_items, perft
+    from crescent_ref.progress import progress
 
     game = load_game(args.profile, args.code, args.position)
+    if args.depth < 1:
+        print(perft(game, args.depth))
+        return OK
+    first = len(actions(game))
+    split = dict(progress(divide_items(game, args.depth), "first actions", total=first, unit="action"))
     if args.divide:
-        split = divide(game, args.depth)
         for action, count in split.items():
             print(f"{action}: {count}")
         print(f"total: {sum(split.values())}")
     else:
-        print(perft(game, args.depth))
-    return 0
+        print(sum(split.values()))
+    return OK
 
 
 def run_serve() -> int:

@@ -8,6 +8,8 @@ action contributes 0 at any depth above 0, so counts are of leaves at exactly th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from crescent_ref.actions import RESHUFFLE, Action
 from crescent_ref.game import Game
 
@@ -41,6 +43,12 @@ def _child_count(game: Game, action: Action, depth: int) -> int:
 
 def divide(game: Game, depth: int) -> dict[str, int]:
     """perft split by first action (canonical text -> count), in action order."""
+    return dict(divide_items(game, depth))
+
+
+def divide_items(game: Game, depth: int) -> Iterator[tuple[str, int]]:
+    """``divide`` one first action at a time (for a progress bar); the game is left as it was."""
     if depth < 1:
         raise ValueError(f"divide needs a depth of 1 or more, got {depth}")
-    return {str(a): _child_count(game, a, depth - 1) for a in actions(game)}
+    for action in actions(game):
+        yield str(action), _child_count(game, action, depth - 1)
