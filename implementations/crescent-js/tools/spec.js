@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseYaml } from './yaml-lite.js';
+import { parse as parseYaml } from 'yaml';
 
 export const SPEC_DIR = resolve(process.env.CRESCENT_SPEC
   ?? join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'spec'));
