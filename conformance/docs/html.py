@@ -47,20 +47,27 @@ main.wide-page { max-width: 1500px; }
 table.matrix { font-size:.85em; } table.matrix td { white-space:nowrap; }
 table.matrix th, table.matrix td { padding:.2rem .35rem; }
 table.matrix th { font-size:.9em; }
+@media (max-width: 640px) {
+  main { padding:.5rem .7rem 3rem; } header.site { padding:.4rem .7rem; } header.site a { margin-right:.6rem; }
+  .toc { columns:1; } table { display:block; overflow-x:auto; } h1 { font-size:1.35rem; }
+  .scenario { padding:.5rem .6rem; }
+}
 """
 
 
 _WIDE = ' class="wide-page"'
 
 
-def page(title: str, body: str, nav: list[tuple[str, str]] | None = None, *, wide: bool = False) -> str:
+def page(
+    title: str, body: str, nav: list[tuple[str, str]] | None = None, *, wide: bool = False, css: str = ""
+) -> str:
     """A whole HTML document: the title, a bar of (href, label) links, and the body (``wide``: for big tables)."""
     bar = "".join(f'<a href="{escape(href)}">{escape(label)}</a>' for href, label in nav or [])
     header = f'<header class="site">{bar}</header>' if bar else ""
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{CSS}{SVG_CSS}</style></head>"
+        f"<title>{escape(title)}</title><style>{CSS}{SVG_CSS}{css}</style></head>"
         f"<body>{header}<main{_WIDE if wide else ''}>{body}</main></body></html>\n"
     )
 

@@ -9,6 +9,7 @@ from typing import Any
 from conformance.corpus.scenarios import Citation, Scenario
 from conformance.docs.common import base_of, nav, param_value, profiles_data, render_md, section_number, sections
 from conformance.docs.html import link, page, raw, tag
+from conformance.docs.playing import CSS, LOADER
 from conformance.docs.runs import play
 from conformance.docs.scenes import citation, scenario_block
 
@@ -47,7 +48,7 @@ def rules_page(base: str, corpus: list[Scenario]) -> str:
     rest = [sc for sc in mine if sc.id not in placed]
     if rest:
         body.append(_section(2, "Other scenarios", "", rest, base))
-    return page(f"Crescent rules: {base}", "".join(body), nav())
+    return page(f"Crescent rules: {base}", "".join(body) + LOADER, nav(), css=CSS)
 
 
 def _counts(mine: list[Scenario]) -> str:

@@ -1,7 +1,8 @@
-"""A scenario as a block of HTML: title, sources, the given table, each step and the table after it."""
+"""A scenario as a block of HTML: title, sources, and per run a play control (drawn when opened) and its steps."""
 
 from __future__ import annotations
 
+import json
 from html import escape
 from typing import Any
 
@@ -9,11 +10,10 @@ from conformance.corpus.scenarios import Citation, Scenario
 from conformance.docs.common import short_path
 from conformance.docs.html import link, raw, tag
 from conformance.docs.runs import Run, StepView
-from conformance.docs.svg import changed_places, table_svg
+from conformance.judging.state import canonical_action
 from crescent_ref.messages import message
 from crescent_ref.position import Position
 
-LONG, HEAD, TAIL = 16, 6, 6  # in runs longer than LONG steps only the first and last steps are drawn
 LANGUAGES = {"000": "Indonesian", "001": "English", "003": "Chinese"}
 
 
@@ -31,9 +31,7 @@ def scenario_block(scenario: Scenario, runs: list[Run]) -> str:
     """The whole scenario with one run per profile shown."""
     head = tag("span", scenario.id, "id") + escape(scenario.title)
     parts = [raw("h4", head), *(citation(c) for c in scenario.sources), _refs(scenario)]
-    for n, run in enumerate(runs):
-        same = n > 0 and run.start is not None and run.start == runs[0].start and run.status == runs[0].status
-        parts.append(run_block(run, len(runs) > 1, same))
+    parts += [run_block(run, len(runs) > 1) for run in runs]
     return raw("section", "".join(parts), "scenario", id=scenario.id)
 
 
@@ -49,38 +47,42 @@ def _refs(scenario: Scenario) -> str:
     return raw("p", " · ".join(items), "muted")
 
 
-def run_block(run: Run, named: bool, same_start: bool = False) -> str:
-    """The given table (unless ``same_start``: as the run shown before) and the steps of one run."""
+def run_block(run: Run, named: bool) -> str:
+    """One run: what it starts from, its play control (drawn when opened), and each step in words."""
     title = raw("h5", "in profile " + tag("code", run.profile)) if named else ""
     if run.start is None:
-        return title + tag("p", run.error, "rejected")
+        return raw("div", title + tag("p", run.error, "rejected"), "run")
     given = "a dealt game " + tag("code", run.scenario.code or "") if run.scenario.code else "the given position"
-    if same_start:
-        parts = [title, raw("p", f"<strong>Given</strong> {given}, the same table as above.")]
-    else:
-        start = figure(run.start, None, _caption(run.status, run.start))
-        parts = [title, raw("p", f"<strong>Given</strong> {given}"), start]
-    previous = run.start
-    for n, view in enumerate(run.steps):
-        draw = len(run.steps) <= LONG or n < HEAD or n >= len(run.steps) - TAIL
-        parts.append(step_block(view, previous, draw))
-        previous = view.position
-    return "".join(parts)
+    parts = [title, raw("p", f"<strong>Given</strong> {given}"), player(run)]
+    parts += [step_block(view) for view in run.steps]
+    return raw("div", "".join(parts), "run")
 
 
-def step_block(view: StepView, before: Position, draw: bool) -> str:
-    """One step: action, outcome, note, what it checks, and the table if it changed."""
+def player(run: Run) -> str:
+    """The play control: a closed ``<details>`` holding the run as JSON, drawn by play.js when opened."""
+    assert run.start is not None
+    data = {
+        "profile": run.profile,
+        "position": run.scenario.position if not run.scenario.code else None,
+        "code": run.scenario.code,
+        "actions": [canonical_action(view.step.action) for view in run.steps],
+        "expect": [[view.expected.outcome, view.expected.reason] for view in run.steps],
+    }
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    steps = f"{len(run.steps)} step" + ("" if len(run.steps) == 1 else "s")
+    summary = f"Draw the table and play · {steps} · " + _caption(run.status, run.start)
+    body = tag("summary", summary) + f'<script type="application/json">{text}</script><div class="player"></div>'
+    return raw("details", body, "play")
+
+
+def step_block(view: StepView) -> str:
+    """One step: action, outcome, note, and what it checks."""
     head = f"<strong>Step {view.step.number}</strong> {tag('code', view.step.action)} → {outcome_html(view)}"
     parts = [raw("p", head)]
     if view.step.note:
         parts.append(tag("p", view.step.note, "muted"))
     if view.expected.state:
         parts.append(raw("p", "checks: " + facts(view.expected.state), "muted"))
-    changed = changed_places(before, view.position)
-    if draw and (changed or view.selected is not None):
-        status = str(view.reply.state.get("status", ""))
-        caption = f"after step {view.step.number} · " + _caption(status, view.position)
-        parts.append(figure(view.position, view.selected, caption, changed))
     return raw("div", "".join(parts), "step")
 
 
@@ -131,9 +133,3 @@ def facts(state: dict[str, Any]) -> str:
 def _caption(status: str, position: Position) -> str:
     parts = [status] if status else []
     return " · ".join([*parts, f"reshuffles left {position.reshuffles}", f"moves {position.moves}"])
-
-
-def figure(position: Position, selected: int | None, caption: str, changed: set[int] | None = None) -> str:
-    """The table drawn with a caption below."""
-    svg = table_svg(position, changed=changed or set(), selected=selected, label=caption)
-    return raw("div", svg + tag("div", caption, "figcap"), "figure")

@@ -8,6 +8,7 @@ from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
 from conformance.docs.common import nav, render_md, rules_file, section_number, sections
 from conformance.docs.html import link, page, raw, tag
+from conformance.docs.playing import PLAY_FILE, play_script
 from conformance.docs.rules_pages import applies, rules_page
 from conformance.docs.spec_pages import interpretations_page, profiles_page, reasons_page, traceability_page
 from crescent_ref.profiles import base_names
@@ -40,7 +41,9 @@ def build(out: Path = DEFAULT_OUT, corpus: list[Scenario] | None = None) -> list
         path = out / name
         path.write_text(html, encoding="utf-8")
         written.append(path)
-    return written
+    script = out / PLAY_FILE
+    script.write_text(play_script(), encoding="utf-8")
+    return [*written, script]
 
 
 def index_page(corpus: list[Scenario]) -> str:

@@ -1,9 +1,7 @@
 // Reason codes and their messages: data/reasons.json, a copy of spec/reasons.yaml made by
 // tools/sync-spec.js and checked against it by test/data.test.js.
 
-import { readFileSync } from 'node:fs';
-
-const DATA = JSON.parse(readFileSync(new URL('../data/reasons.json', import.meta.url), 'utf8'));
+import { REASONS_DATA as DATA } from './data.js';
 
 export const REASON_CODES = DATA.reasons.map((r) => r.code);
 export const LANGUAGES = ['en', 'id', 'zh'];

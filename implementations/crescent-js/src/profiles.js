@@ -2,9 +2,7 @@
 // tools/sync-spec.js and checked against the spec by test/data.test.js. Nothing about a profile
 // is hard-coded in the rules.
 
-import { readFileSync } from 'node:fs';
-
-const DATA = JSON.parse(readFileSync(new URL('../data/profiles.json', import.meta.url), 'utf8'));
+import { PROFILES_DATA as DATA } from './data.js';
 
 export const BASE_PROFILES = Object.keys(DATA.profiles);
 export const VARIANTS = Object.keys(DATA.variants);
