@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
+from typing import Any
 
 from conformance.corpus.scenarios import Expect, Scenario
 from conformance.docs.runs import play
-from conformance.docs.scenes import HEAD, LONG, TAIL, scenario_block
+from conformance.docs.scenes import player, scenario_block
 
 
 def first_accepted(corpus: list[Scenario]) -> Scenario:
@@ -32,20 +35,31 @@ def test_a_position_the_engine_refuses_is_reported_not_drawn(corpus: list[Scenar
     run = play(sc, sc.profiles[0])
     assert run.start is None and "could not play it" in run.error
     html = scenario_block(sc, [run])
-    assert "could not play it" in html and '<svg class="table"' not in html
+    assert "could not play it" in html and 'class="play"' not in html
 
 
-def test_a_long_scenario_draws_only_its_first_and_last_steps(corpus: list[Scenario]) -> None:
+def play_data(html: str) -> list[dict[str, Any]]:
+    """The JSON of every play control in a block of HTML."""
+    found = re.findall(r'<details class="play">.*?<script type="application/json">(.*?)</script>', html)
+    return [json.loads(text) for text in found]
+
+
+def test_a_run_carries_its_actions_and_expectations_for_the_play_control(corpus: list[Scenario]) -> None:
     sc = max(corpus, key=lambda s: len(s.steps))
-    assert len(sc.steps) > LONG
-    html = scenario_block(sc, [play(sc, sc.profiles[0])])
-    assert html.count('<div class="step">') == len(sc.steps)
-    assert 1 < html.count('<svg class="table"') <= 1 + HEAD + TAIL
+    html = scenario_block(sc, [play(sc, p) for p in sc.profiles])
+    assert html.count('<div class="step">') == len(sc.steps) * len(sc.profiles)
+    assert '<svg class="table"' not in html, "drawings are made in the browser, when the play control is opened"
+    data = play_data(html)
+    assert [d["profile"] for d in data] == list(sc.profiles)
+    for d in data:
+        assert len(d["actions"]) == len(sc.steps) and (d["code"] is None) == (sc.code is None)
+        assert d["expect"] == [[s.expected(d["profile"]).outcome, s.expected(d["profile"]).reason] for s in sc.steps]
 
 
-def test_a_second_run_from_the_same_table_does_not_draw_it_again(corpus: list[Scenario]) -> None:
-    pairs = ((sc, [play(sc, p) for p in sc.profiles[:2]]) for sc in corpus if len(sc.profiles) > 1)
-    sc, runs = next((sc, r) for sc, r in pairs if r[0].start == r[1].start and r[0].status == r[1].status)
-    two = scenario_block(sc, runs)
-    assert "the same table as above" in two and two.count("<strong>Given</strong>") == 2
-    assert scenario_block(sc, runs[1:]).count('<svg class="table"') >= 1
+def test_the_play_data_cannot_end_its_script_element(corpus: list[Scenario]) -> None:
+    sc = first_accepted(corpus)
+    good = play(sc, sc.profiles[0])
+    odd = dataclasses.replace(sc, position="</script><script>alert(1)</script>")
+    html = player(dataclasses.replace(good, scenario=odd))
+    assert html.count("</script>") == 1
+    assert play_data(html)[0]["position"] == odd.position

@@ -13,6 +13,7 @@ from conformance.corpus import trace
 from conformance.corpus.scenarios import Scenario
 from conformance.docs.common import base_of, rules_file
 from conformance.docs.markdown import render, slug
+from conformance.docs.playing import PLAY_FILE
 from conformance.docs.rules_pages import AREA_SECTIONS, rule_sections
 from crescent_ref.messages import message, reason_codes
 from crescent_ref.profiles import base_names
@@ -62,7 +63,7 @@ def test_each_scenario_shows_every_step_once_per_profile_run(site: Path, corpus:
             runs = sum(base_of(p) == base for p in sc.profiles)
             block = section_of(pages[base], sc.id)
             assert block.count('<div class="step">') == runs * len(sc.steps), f"{sc.id} on {base}"
-            assert '<svg class="table"' in block, f"{sc.id} has no drawing on {base}"
+            assert block.count('<details class="play">') == runs, f"{sc.id} has no play control on {base}"
 
 
 def shown_reason(code: str) -> str:
@@ -84,10 +85,14 @@ def test_a_rejected_step_shows_its_reason_and_english_message(site: Path, corpus
     assert checked > 50
 
 
-def test_closed_deals_are_drawn_with_card_backs(site: Path) -> None:
-    html = (site / rules_file("morehead-1949")).read_text(encoding="utf-8")
-    assert html.count('class="back"') > 0
-    assert (site / rules_file("app")).read_text(encoding="utf-8").count('class="back"') < html.count('class="back"')
+def test_rules_pages_are_light_and_load_the_play_script_only_when_a_run_is_opened(site: Path) -> None:
+    for base in base_names():
+        html = (site / rules_file(base)).read_text(encoding="utf-8")
+        assert len(html.encode()) < 1_000_000, f"{rules_file(base)} weighs {len(html.encode())} bytes"
+        assert '<svg class="table"' not in html and html.count(f"'{PLAY_FILE}'") == 1
+        assert "<script src=" not in html, "the play script must not load with the page"
+    script = (site / PLAY_FILE).read_text(encoding="utf-8")
+    assert "globalThis.CrescentJS" in script and "globalThis.CrescentPlay" in script and "const GEOMETRY" in script
 
 
 def test_every_reason_code_and_its_three_messages_are_on_the_reasons_page(site: Path) -> None:
