@@ -35,10 +35,10 @@ pytestmark = pytest.mark.skipif(
     not (CHROMIUM.exists() and DRIVER.exists()), reason="no chromium/chromedriver (apt-get install chromium-driver)"
 )
 
+from selenium.webdriver.chrome.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.chrome.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 
 DRAWN = """
@@ -74,7 +74,8 @@ class Browser:
 
     def console_errors(self) -> list[str]:
         """Console messages of level error (and uncaught exceptions) since the last call."""
-        return [e["message"] for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]
+        entries: list[dict[str, Any]] = self.driver.get_log("browser")  # type: ignore[no-untyped-call]
+        return [str(e["message"]) for e in entries if e["level"] == "SEVERE"]
 
 
 @pytest.fixture(scope="module")
@@ -277,3 +278,10 @@ def test_a_phone_sized_window_shows_the_table_without_sideways_scrolling(
         browser.shot(f"phone-{sc.id}", details)
     finally:
         browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_console_error_in_the_page_is_seen(browser: Browser, tmp_path: Path) -> None:
+    page = tmp_path / "broken.html"
+    page.write_text('<!DOCTYPE html><p>x</p><script>throw new Error("boom")</script>', encoding="utf-8")
+    browser.driver.get(page.as_uri())
+    assert any("boom" in line for line in browser.console_errors())
