@@ -48,6 +48,12 @@ return {piles: pick('g.pile', ['count', 'top', 'hidden']), foundations: pick('g.
         held: pick('g.held', ['top']), backs: board.querySelectorAll('rect.back').length,
         status: board.dataset.status, position: board.dataset.position};
 """
+RESET = """
+for (const name of ['reset', 'first']) {
+  const button = arguments[0].querySelector(`[data-do=${name}]`);
+  if (!button.disabled) button.click();
+}
+"""
 
 
 class Browser:
@@ -56,12 +62,15 @@ class Browser:
     def __init__(self, driver: WebDriver, shots: Path) -> None:
         self.driver, self.shots = driver, shots
 
-    def open(self, page: Path, scenario_id: str, run: int = 0) -> WebElement:
-        """Load ``page`` afresh and open the play control of ``scenario_id``'s run ``run``."""
-        self.driver.get(page.as_uri())
+    def open(self, page: Path, scenario_id: str, run: int = 0, *, fresh: bool = False) -> WebElement:
+        """Open the play control of ``scenario_id``'s run ``run`` on ``page`` (loaded if it is not, or ``fresh``),
+        at the scenario's first step."""
+        if fresh or self.driver.current_url != page.as_uri():
+            self.driver.get(page.as_uri())
         details = self.driver.find_elements(By.CSS_SELECTOR, f'section[id="{scenario_id}"] details.play')[run]
         self.driver.execute_script("arguments[0].scrollIntoView(); arguments[0].open = true;", details)
-        self.driver.find_element(By.CSS_SELECTOR, f'section[id="{scenario_id}"] .board svg')
+        details.find_element(By.CSS_SELECTOR, ".board svg")
+        self.driver.execute_script(RESET, details)
         return details
 
     def shot(self, name: str, element: WebElement | None = None) -> None:
@@ -265,11 +274,10 @@ def test_a_phone_sized_window_shows_the_table_without_sideways_scrolling(
     browser: Browser, site: Path, corpus: list[Scenario]
 ) -> None:
     sc, _ = stepping_scenario(corpus, "app", code=False)
-    metrics = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
+    metrics = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
     browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
     try:
-        browser.driver.get("about:blank")
-        details = browser.open(site / rules_file("app"), sc.id)
+        details = browser.open(site / rules_file("app"), sc.id, fresh=True)
         width = browser.driver.execute_script("return document.documentElement.scrollWidth")
         board = browser.driver.execute_script(
             "return arguments[0].querySelector('.board svg').getBoundingClientRect().width", details
