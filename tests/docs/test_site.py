@@ -162,6 +162,9 @@ def test_the_profiles_page_shows_every_parameter_of_every_profile(site: Path) ->
          "<tbody><tr><td>1</td><td>2</td></tr></tbody></table>"),
         ("```\n<x>\n```", "<pre><code>&lt;x&gt;</code></pre>"),
         ("[spec](a.html)", '<p><a href="a.html">spec</a></p>'),
+        ("- **`won`**: all", "<ul><li><strong><code>won</code></strong>: all</li></ul>"),
+        ("a <b>x</b> & y", "<p>a &lt;b&gt;x&lt;/b&gt; &amp; y</p>"),
+        ("## 2. `a` **b**\ntext", '<h2 id="2-a-b">2. <code>a</code> <strong>b</strong></h2>\n<p>text</p>'),
     ],
 )  # fmt: skip
 def test_markdown(text: str, html: str) -> None:
