@@ -40,6 +40,7 @@ details.play summary { font-weight:bold; color:#214d36; }
 .player button:disabled { opacity:.4; cursor:default; }
 .player button:focus-visible, .player select:focus-visible, .step:focus-visible { outline:3px solid var(--accent); }
 .player .at { margin:0 .4rem; font-variant-numeric:tabular-nums; }
+.player .board:focus { outline:none; }
 .player .board svg { width:100%; max-width:636px; height:auto; display:block; }
 .player .verdict { min-height:1.5em; margin:.4rem 0; }
 .player .counters { color:var(--muted); font-size:.9em; margin:.2rem 0; }

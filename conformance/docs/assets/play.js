@@ -255,7 +255,7 @@
       if (e.key in moves) {
         e.preventDefault();
         this.go(moves[e.key]);
-        this.board.focus();
+        if (!document.activeElement || document.activeElement === document.body) this.board.focus();
       } else if (e.key === 'Enter' && this.steps.includes(e.target)) {
         this.reset(this.steps.indexOf(e.target) + 1);
       } else if ((e.key === 'Enter' || e.key === ' ') && e.target.dataset.place) {
