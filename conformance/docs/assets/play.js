@@ -200,7 +200,7 @@
       const bar = html('div', { class: 'bar', role: 'toolbar', 'aria-label': 'steps' });
       const button = (name, text, title, fn) => {
         const b = html('button', { type: 'button', 'data-do': name, title, 'aria-label': title }, text);
-        b.addEventListener('click', fn);
+        b.addEventListener('click', () => { fn(); this.keepFocus(); });
         bar.appendChild(b);
         return b;
       };
@@ -255,7 +255,7 @@
       if (e.key in moves) {
         e.preventDefault();
         this.go(moves[e.key]);
-        if (!document.activeElement || document.activeElement === document.body) this.board.focus();
+        this.keepFocus();
       } else if (e.key === 'Enter' && this.steps.includes(e.target)) {
         this.reset(this.steps.indexOf(e.target) + 1);
       } else if ((e.key === 'Enter' || e.key === ' ') && e.target.dataset.place) {
@@ -264,6 +264,12 @@
         this.try(`tap ${focused}`);
         this.board.querySelector(`[data-place="${focused}"]`)?.focus();
       }
+    }
+
+    /** Focus stays in the player (so the arrows keep working) when the focused button was disabled. */
+    keepFocus() {
+      const focused = document.activeElement;
+      if (!focused || focused === document.body || focused.disabled) this.board.focus();
     }
 
     wireBoard() {
