@@ -165,6 +165,8 @@ def test_stepping_through_a_scenario_draws_each_state_it_expects(
         check_drawn(browser, details, view.position, status)
         assert verdict(details)[:2] == (view.outcome, view.reason if view.outcome == "rejected" else "")
         assert "as the scenario expects" in verdict(details)[2]
+        counters = details.find_element(By.CSS_SELECTOR, ".counters").text
+        assert f"status {status} · moves {view.position.moves} · reshuffles left {view.position.reshuffles}" in counters
         assert details.find_element(By.CSS_SELECTOR, ".at").text.startswith(f"step {n} of {len(run.steps)}")
         browser.shot(f"step-{sc.id}-{n}", details)
     ActionChains(browser.driver).send_keys(Keys.ARROW_LEFT).perform()

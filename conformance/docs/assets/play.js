@@ -153,7 +153,14 @@
       this.profile = C.resolveProfile(this.data.profile);
       this.line = this.data.actions.slice();
       this.at = 0;
-      this.build(details.querySelector('.player'));
+      const root = details.querySelector('.player');
+      try {
+        this.start();
+      } catch (e) {
+        root.replaceChildren(html('p', { class: 'rejected' }, `crescent-js cannot start this game: ${e.message}`));
+        return;
+      }
+      this.build(root);
       this.go(0);
     }
 
