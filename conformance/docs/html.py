@@ -48,7 +48,8 @@ table.matrix { font-size:.85em; } table.matrix td { white-space:nowrap; }
 table.matrix th, table.matrix td { padding:.2rem .35rem; }
 table.matrix th { font-size:.9em; }
 @media (max-width: 640px) {
-  main { padding:.5rem .7rem 3rem; } header.site { padding:.4rem .7rem; } header.site a { margin-right:.6rem; display:inline-block; }
+  main { padding:.5rem .7rem 3rem; } header.site { padding:.4rem .7rem; }
+  header.site a { margin-right:.6rem; display:inline-block; }
   .toc { columns:1; } table { display:block; overflow-x:auto; } h1 { font-size:1.35rem; }
   .scenario { padding:.5rem .6rem; }
 }
