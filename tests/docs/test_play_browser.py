@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.corpus.scenarios import Scenario
 from conformance.docs.common import rules_file
 from conformance.docs.runs import Run, play
-from conformance.reference import ReferenceAdapter
-from conformance.scenarios import Scenario
-from conformance.state import canonical_action
+from conformance.judging.state import canonical_action
 from crescent_ref.cards import CARD_TEXT
 from crescent_ref.cli import main as crescent_ref
 from crescent_ref.messages import message
