@@ -1,6 +1,7 @@
-"""The pages in a real browser: headless Chromium renders them without console errors and draws every table.
+"""The pages in a real browser: headless Chromium renders them without console errors; the report draws its tables.
 
-Skipped only when /usr/bin/chromium is absent (.ci/run installs Debian's chromium).
+Skipped only when /usr/bin/chromium is absent (.ci/run installs Debian's chromium). The play control is driven in
+test_play_browser.py.
 """
 
 from __future__ import annotations
