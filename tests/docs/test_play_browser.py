@@ -245,6 +245,9 @@ def test_drag_and_drop_undo_and_the_enter_key(browser: Browser, site: Path, corp
     assert run.start is not None
     check_drawn(browser, details, run.start, run.status)
     browser.shot(f"undo-{sc.id}", details)
+    places = details.find_elements(By.CSS_SELECTOR, "[data-place]")
+    assert len(places) == 24 and all(p.get_attribute("tabindex") == "0" for p in places)
+    assert all((p.get_attribute("aria-label") or "").startswith(("pile ", "Ace ", "King ")) for p in places)
     place = details.find_element(By.CSS_SELECTOR, f'[data-place="{src}"]')
     browser.driver.execute_script("arguments[0].focus();", place)
     ActionChains(browser.driver).send_keys(Keys.ENTER).perform()
