@@ -33,11 +33,12 @@ class Outcome:
 
 
 def status_of(profile: Profile, pos: Position, pile_moves: list[Action] | None = None) -> Status:
-    """``won``; ``playing`` while a pile card can move; else ``waiting`` for a reshuffle, or ``lost``.
+    """``won``; ``playing`` while the game can go on (I-STUCK: by ``profile.stuck_when``); else
+    ``waiting`` for a reshuffle, or ``lost``.
     ``pile_moves``: the position's ``movegen.pile_moves`` when the caller has them already."""
     if pos.won():
         return "won"
-    if movegen.pile_card_can_move(profile, pos, pile_moves):
+    if movegen.can_go_on(profile, pos, pile_moves):
         return "playing"
     return "waiting" if pos.reshuffles else "lost"
 

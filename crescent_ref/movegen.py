@@ -218,6 +218,15 @@ def foundation_moves(profile: Profile, pos: Position) -> list[Action]:
     return moves
 
 
+def can_go_on(profile: Profile, pos: Position, moves: list[Action] | None = None) -> bool:
+    """The game is not stuck (I-STUCK), by the profile's ``stuck_when``: ``no-move``, some legal card
+    move is left (from a foundation too); ``no-pile-move``, some pile card can move (see
+    ``pile_card_can_move``). ``moves``: the position's ``pile_moves`` when the caller has them already."""
+    if pile_card_can_move(profile, pos, moves):
+        return True
+    return profile.stuck_when == "no-move" and bool(foundation_moves(profile, pos))
+
+
 def pile_card_can_move(profile: Profile, pos: Position, moves: list[Action] | None = None) -> bool:
     """Some top card of a pile can go somewhere now, or (where cards move between foundations)
     after sliding cards between two foundations that meet: then every card of that suit fits.

@@ -32,6 +32,7 @@ class Profile:
     hold_double_fit: bool
     undo_limit: int
     undo_cleared_by_reshuffle: bool
+    stuck_when: str
 
     @classmethod
     def named(cls, name: str) -> Profile:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import PROFILES, expect, foundations, game, pile, table, verdict
 
-from crescent_ref import Action, Game, deal_position
+from crescent_ref import Action, Game, Position, deal_position
 from crescent_ref.rules import faults
 from crescent_ref.spec_files import load_yaml
 from crescent_ref.transitions import autoplay_step
@@ -14,6 +14,11 @@ ORDER = [r["code"] for r in load_yaml("reasons.yaml")["reasons"]]
 WON = "up:K♠,K♥,K♦,K♣ down:A♠,A♥,A♦,A♣"
 CODES = ["CR1-N-AAAAAAB", "CR1-N-HELLOAB", "CR1-N-ZZZZZZZ", "CR1-N-CRESCNT"]
 MET = {"up": "5♠,A♥,A♦,A♣", "down": "6♠,K♥,K♦,K♣"}
+NO_SPADE_ON_TOP = (  # spade foundations meet; no pile can move, and no spade tops a pile
+    "up:5♠,A♥,A♦,A♣ down:6♠,K♥,K♦,K♣ piles:9♠,4♣,7♥/5♣,2♦,4♠,5♠,9♦,9♥/J♣,10♣,3♥,7♦,3♣,6♣/6♦,8♠,J♣,7♠,5♣,7♥/"
+    "9♣,7♣,10♥,3♦,Q♥,7♦/10♦,10♥,J♦,4♥,6♠,8♣/2♠,Q♣,2♥,Q♥,10♦,5♥/K♠,2♣,4♦,A♥,8♦,A♣/8♥,3♥,3♣,7♣,5♦/"
+    "10♠,Q♦,6♥,2♦,K♥/J♠,J♥,10♣,4♥,6♣/4♦,K♣,A♦,4♣,9♦/Q♠,8♥,J♥,9♥,K♦/3♠,Q♣,6♥,6♦,5♥/2♥,A♠,J♦,2♣,8♣/"
+    "8♦,9♣,Q♦,3♦,5♦ reshuffles:0 moves:70")
 AUTO = [p for p in PROFILES if expect(p).autoplay]
 MANUAL = [p for p in PROFILES if not expect(p).autoplay]
 
@@ -40,6 +45,20 @@ def test_a_card_to_a_foundation_keeps_the_game_going(profile: str) -> None:
 def test_met_foundations_keep_any_card_of_their_suit_in_play(profile: str) -> None:
     g = game(profile, "p1:9♦,9♠", reshuffles=0, **MET)
     assert g.status() == ("playing" if expect(profile).between else "lost")
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_slide_alone_keeps_only_the_apps_game_going(profile: str) -> None:
+    g = Game(profile, Position.from_text(NO_SPADE_ON_TOP))
+    slides = expect(profile).between and profile.startswith("app")
+    assert g.status() == ("playing" if slides else "lost")
+    assert [str(m) for m in g.legal_moves()] == (["A♠-K♠", "K♠-A♠"] if slides else [])
+
+
+@pytest.mark.parametrize("profile", [p for p in PROFILES if expect(p).give_backs])
+def test_a_give_back_alone_keeps_only_the_apps_game_going(profile: str) -> None:
+    g = game(profile, "p1:9♦,4♠", reshuffles=0, up="5♠,A♥,A♦,A♣")
+    assert g.status() == ("playing" if profile.startswith("app") else "lost")
 
 
 @pytest.mark.parametrize("profile", PROFILES)

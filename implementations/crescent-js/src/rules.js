@@ -181,8 +181,8 @@ export function acceptingPlaces(pos, P, src) {
   return out;
 }
 
-/** A pile's top card can go somewhere now: another pile, a foundation, the hold (§15.2). */
-function pileCardCanMove(pos, P, src) {
+/** The card on src (a pile or a foundation) can go somewhere now: a pile, a foundation, the hold (§15.2). */
+function cardCanMove(pos, P, src) {
   for (let dst = 0; dst < PLACES; dst++) if (judgeMove(pos, P, src, dst) === null) return true;
   return false;
 }
@@ -198,7 +198,11 @@ export function status(pos, P) {
     const pile = pos.piles[src];
     if (pile.length === 0) continue;
     if (P.between_foundations && foundationsMeet(pos, suitOf(pile[pile.length - 1]))) return 'playing';
-    if (pileCardCanMove(pos, P, src)) return 'playing';
+    if (cardCanMove(pos, P, src)) return 'playing';
+  }
+  // stuck_when 'no-move' (the app, 000/003): a move off a foundation counts too (a slide, a give-back)
+  if (P.stuck_when === 'no-move') {
+    for (let src = PILES; src < 24; src++) if (cardCanMove(pos, P, src)) return 'playing';
   }
   return pos.reshuffles > 0 ? 'waiting' : 'lost';
 }

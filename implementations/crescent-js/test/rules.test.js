@@ -152,6 +152,11 @@ test('status: playing, waiting, lost, won, and meeting foundations (§15, I-STUC
   assert.equal(status(held, resolveProfile('hoffmann-1892+reversal')), 'lost');
   const won = table({ up: 'K♠,K♥,K♦,K♣', down: 'A♠,A♥,A♦,A♣' });
   assert.equal(status(won, app), 'won');
+  // no spade tops a pile: only the slide between the spade foundations is left (stuck_when)
+  const slide = table({ piles: { 1: '9♦' }, up: '5♠,A♥,A♦,A♣', down: '6♠,K♥,K♦,K♣', reshuffles: 0 });
+  assert.equal(status(slide, app), 'playing'); // the app counts every possible move
+  assert.equal(status(slide, resolveProfile('morehead-1949')), 'lost'); // 001 counts pile cards
+  assert.equal(status(slide, resolveProfile('open+reversal')), 'lost');
 });
 
 test('autoplay: first qualifying pile, not onto a card that fits a pile, not a double fit (§14)', () => {
