@@ -103,14 +103,14 @@ def parse_action(text: str) -> Action:
         return _tap_or_drop(head.lower(), rest, text)
     if "-" in token:
         return _move(token, text)
-    raise NotationError("action", text, "expected SRC-DST, reshuffle, undo, tap PLACE or drop PILE")
+    raise NotationError("action", text, "expected SRC-DST, reshuffle, undo, tap PLACE or drop PLACE")
 
 
 def _tap_or_drop(kind: str, rest: str, text: str) -> Action:
     place = _place_in(rest, text)
     if kind == "drop":
-        if place >= PILES:
-            raise NotationError("action", text, "drop takes a pile, like 'drop p5'")
+        if place == HOLD:
+            raise NotationError("action", text, "drop takes a pile or a foundation, like 'drop p5'")
         return Action("drop", place)
     return Action("tap", place)
 

@@ -223,14 +223,21 @@ class Game:
         return None
 
     def _drop(self, act: Action, dry_run: bool) -> Outcome:
+        """The card goes to the first place that takes it: the hold, then its suit's Ace and King
+        foundations (a foundation's card: its partner only). I-DROP."""
         card = rules.source_card(self.position, act.src)
         if card < 0:
             return Outcome(act, False, "empty-source")
-        suit = card // 13
-        for dst in (HOLD, UP + suit, DOWN + suit):
+        targets = (HOLD, UP + card // 13, DOWN + card // 13) if act.src < PILES else (rules.partner(act.src),)
+        for dst in targets:
             if movegen.reason(self.profile, self.position, act.src, dst) is None:
                 return self._move(act, act.src, dst, dry_run)
-        return Outcome(act, False, "no-foundation")
+        return Outcome(act, False, self._drop_refusal(act.src, targets[-1]))
+
+    def _drop_refusal(self, src: int, dst: int) -> str:
+        """``no-foundation``, unless the card may not leave its foundation at all (I-DROP)."""
+        first = movegen.reason(self.profile, self.position, src, dst) if src >= PILES else None
+        return first if first in ("base-locked", "foundation-final") else "no-foundation"
 
     def describe(self) -> str:
         """Position text plus the game's state outside the position (status, selection, undo depth)."""

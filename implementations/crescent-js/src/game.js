@@ -3,7 +3,7 @@
 
 import { cardText, suitOf, NotationError } from './cards.js';
 import {
-  PILES, HOLD, acePlace, kingPlace, isPile, isFoundation, placeText, moveText, parseAction,
+  PILES, HOLD, acePlace, kingPlace, isPile, isFoundation, isAceFoundation, placeText, moveText, parseAction,
 } from './notation.js';
 import { Position } from './position.js';
 import { resolveProfile } from './profiles.js';
@@ -176,12 +176,19 @@ export class Game {
     return accepted('select', []);
   }
 
-  drop(pile) {
+  // drop (§13.2, I-DROP): a pile's card tries the hold, then its Ace and King foundations; a
+  // foundation's card tries its partner only, and keeps base-locked / foundation-final as reasons.
+  drop(place) {
     if (this.over) return refused('game-over');
-    if (this.pos.piles[pile].length === 0) return refused('empty-source');
-    const s = suitOf(topCard(this.pos, pile));
-    for (const dst of [HOLD, acePlace(s), kingPlace(s)]) {
-      if (judgeMove(this.pos, this.profile, pile, dst) === null) return this.playMove(pile, dst);
+    if (isPile(place) && this.pos.piles[place].length === 0) return refused('empty-source');
+    const s = suitOf(topCard(this.pos, place));
+    const targets = isPile(place) ? [HOLD, acePlace(s), kingPlace(s)] : [isAceFoundation(place) ? kingPlace(s) : acePlace(s)];
+    for (const dst of targets) {
+      if (judgeMove(this.pos, this.profile, place, dst) === null) return this.playMove(place, dst);
+    }
+    if (!isPile(place)) {
+      const why = judgeMove(this.pos, this.profile, place, targets[0]);
+      if (why === 'base-locked' || why === 'foundation-final') return refused(why);
     }
     return refused('no-foundation');
   }

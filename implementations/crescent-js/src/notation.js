@@ -61,7 +61,7 @@ export function parseAction(text) {
     if (words.length !== 2) throw new NotationError(`${head} needs one place: ${JSON.stringify(text)}`);
     const p = readPlace(words[1], text);
     if (head === 'tap') return { type: 'tap', place: p };
-    if (!isPile(p)) throw new NotationError(`only a pile can be dropped: ${JSON.stringify(text)}`);
+    if (p === HOLD) throw new NotationError(`a held card cannot be dropped: ${JSON.stringify(text)}`);
     return { type: 'drop', pile: p };
   }
   const parts = t.split('-');
