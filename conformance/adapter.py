@@ -80,6 +80,10 @@ class Adapter(Protocol):
         """The legal card moves now (only called with the ``legal-moves`` capability)."""
         ...
 
+    def message(self, reason: str, lang: str) -> str:
+        """The player-facing message of a reason code in ``lang`` (only called with ``messages``)."""
+        ...
+
     def close(self) -> None:
         """Release the implementation (end a process, ...)."""
         ...

@@ -7,6 +7,7 @@ from typing import Any
 import crescent_ref
 from conformance.adapter import CAPABILITIES, Info, Reply, RuleError
 from conformance.judging.state import game_state
+from crescent_ref import messages
 from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
 from crescent_ref.profiles import base_names, variant_names
@@ -52,6 +53,10 @@ class ReferenceAdapter:
     def legal_moves(self) -> list[str]:
         """The legal card moves."""
         return [str(m) for m in self._game().legal_moves()]
+
+    def message(self, reason: str, lang: str) -> str:
+        """The message of spec/reasons.yaml."""
+        return messages.message(reason, lang)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -11,7 +11,7 @@ from crescent_ref.cards import parse_index
 from crescent_ref.deal import parse_code
 from crescent_ref.errors import NotationError, ScenarioError
 from crescent_ref.game import check_against
-from crescent_ref.messages import reason_codes
+from crescent_ref.messages import message, reason_codes
 from crescent_ref.position import Position
 from crescent_ref.profiles import get_profile
 
@@ -97,11 +97,24 @@ def _expect_faults(expect: Expect) -> Iterator[str]:
                     parse_index(card)
                 except NotationError as err:
                     yield f"state.{key}.{place}: {err}"
+    yield from _message_faults(expect)
     if "position" in expect.state:
         try:
             Position.from_text(expect.state["position"])
         except NotationError as err:
             yield f"state.position: {err}"
+
+
+def _message_faults(expect: Expect) -> Iterator[str]:
+    """Expected messages must be the reason's own words in spec/reasons.yaml."""
+    if not expect.messages:
+        return
+    if expect.reason not in reason_codes():
+        yield "messages given for a step without a known reason"
+        return
+    for lang, text in expect.messages.items():
+        if text != message(expect.reason, lang):
+            yield f"messages.{lang}: {text!r} is not the {lang} message of {expect.reason} in spec/reasons.yaml"
 
 
 def iter_lint(scenarios: Iterable[Scenario]) -> Iterator[ScenarioError]:

@@ -117,6 +117,7 @@ def _expect(raw: dict[str, Any]) -> Expect:
         effect=raw.get("effect"),
         moves=tuple(moves) if moves is not None else None,
         state=raw.get("state", {}),
+        messages=raw.get("messages"),
     )
 
 

@@ -27,15 +27,19 @@ class Expect:
     effect: str | None = None
     moves: tuple[str, ...] | None = None
     state: dict[str, Any] = field(default_factory=dict)
+    messages: dict[str, str] | None = None  # language -> the message for the reason (exact text)
 
     def merged(self, override: Expect) -> Expect:
-        """This expectation with the fields ``override`` sets replaced (state merged key by key)."""
+        """This expectation with the fields ``override`` sets replaced (state merged key by key).
+        A profile that sets its own outcome or reason drops the default messages unless it gives its own."""
+        new_reason = bool(override.outcome or override.reason)
         return Expect(
             outcome=override.outcome or self.outcome,
-            reason=override.reason if override.outcome or override.reason else self.reason,
+            reason=override.reason if new_reason else self.reason,
             effect=override.effect or self.effect,
             moves=override.moves if override.moves is not None else self.moves,
             state={**self.state, **override.state},
+            messages=override.messages if override.messages is not None or new_reason else self.messages,
         )
 
 

@@ -86,6 +86,8 @@ def result_record(result: Result) -> dict[str, Any]:
         "detail": result.detail,
         "seconds": round(result.seconds, 6),
     }
+    if result.unchecked:
+        record["unchecked"] = list(result.unchecked)
     if fail is not None:
         record["failure"] = {
             "step": fail.step.number if fail.step else 0,

@@ -37,6 +37,7 @@ class Result:
     failure: StepFailure | None = None
     seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    unchecked: tuple[str, ...] = ()  # checks the scenario asks for that were not made, and why
 
     @property
     def key(self) -> str:
@@ -60,8 +61,9 @@ def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str)
     skip = why_skip(info, scenario, profile)
     if skip:
         return Result(scenario, profile, "skipped", skip)
+    unchecked: list[str] = []
     try:
-        failure = _play(adapter, info, scenario, profile)
+        failure = _play(adapter, info, scenario, profile, unchecked)
     except Skip as err:
         return Result(scenario, profile, "skipped", f"implementation skipped it: {err}")
     except RuleError as err:
@@ -73,10 +75,13 @@ def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str)
             scenario, profile, "errored", f"implementation's reply could not be read: {type(err).__name__}: {err}"
         )
     verdict: Verdict = "failed" if failure else "passed"
-    return Result(scenario, profile, verdict, failure=failure, seconds=time.perf_counter() - began)
+    return Result(scenario, profile, verdict, failure=failure, seconds=time.perf_counter() - began,
+                  unchecked=tuple(dict.fromkeys(unchecked)))
 
 
-def _play(adapter: Adapter, info: Info, scenario: Scenario, profile: str) -> StepFailure | None:
+def _play(adapter: Adapter, info: Info, scenario: Scenario, profile: str, unchecked: list[str]
+          ) -> StepFailure | None:
+    """Play the steps; checks that cannot be made with this implementation are added to ``unchecked``."""
     state = adapter.start(profile, position=scenario.position, code=scenario.code)
     given = Expect(state=scenario.given_state_for(profile))
     mismatches = compare(_usable(given.state, info), state, _legal(adapter, info, given.state))
@@ -87,9 +92,8 @@ def _play(adapter: Adapter, info: Info, scenario: Scenario, profile: str) -> Ste
         expect = step.expected(profile)
         reply = adapter.act(canonical_action(step.action))
         state = reply.state
-        mismatches = _judge(expect, reply, info) + compare(
-            _usable(expect.state, info), state, _legal(adapter, info, expect.state)
-        )
+        mismatches = _judge(expect, reply, info) + _messages(adapter, info, expect, reply, unchecked)
+        mismatches += compare(_usable(expect.state, info), state, _legal(adapter, info, expect.state))
         if mismatches:
             return StepFailure(step, expect, reply, tuple(mismatches), state_text(before), state_text(state))
     return None
@@ -121,6 +125,27 @@ def _judge(expect: Expect, reply: Reply, info: Info) -> list[Mismatch]:
         got = tuple(canonical_action(m) for m in reply.moves)
         if want != got:
             found.append(Mismatch("card moves", list(want), list(got)))
+    return found
+
+
+def _messages(adapter: Adapter, info: Info, expect: Expect, reply: Reply, unchecked: list[str]) -> list[Mismatch]:
+    """The reason's message in each language the step names, asked with the ``message`` request and
+    compared exactly; without the ``messages`` capability (or the language) the check is recorded
+    as not made. Only a refusal with the expected reason is asked about (other faults are reported
+    as outcome or reason)."""
+    if not expect.messages or reply.accepted or reply.reason != expect.reason or reply.reason is None:
+        return []
+    if "messages" not in info.capabilities:
+        unchecked.append("messages: no capability messages")
+        return []
+    found = []
+    for lang, want in sorted(expect.messages.items()):
+        if info.languages and lang not in info.languages:
+            unchecked.append(f"messages: language {lang} not declared")
+            continue
+        got = adapter.message(reply.reason, lang)
+        if got != want:
+            found.append(Mismatch(f"message ({lang}) for {reply.reason}", want, got))
     return found
 
 
