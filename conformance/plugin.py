@@ -35,7 +35,7 @@ OPTIONS = {
     "fuzz_steps": "most actions per differential game (default 50)",
     "fuzz_seed": "seed of the differential games (default 0: the same games every run)",
     "fuzz_out": "folder for scenario files written on a difference (default fuzz-findings)",
-    "sources": "folder of the three rule documents for the quote check (default $CRESCENT_SOURCES, else ../shared/seeds)",
+    "sources": "folder of the rule documents for the quote check (default $CRESCENT_SOURCES, else ../shared/seeds)",
 }
 _ADAPTER = pytest.StashKey[Adapter]()
 _INFO = pytest.StashKey[Info]()

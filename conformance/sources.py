@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance.scenarios import Scenario
+from conformance.corpus.scenarios import Scenario
 from crescent_ref.spec_files import load_yaml, spec_dir
 
 ENV = "CRESCENT_SOURCES"
@@ -138,4 +138,4 @@ def _weighed_quotes() -> Iterator[Quote]:
         found = WEIGHED.match(line)
         if found:
             doc = files.get(found[1], found[1])
-            yield Quote(f"spec/interpretations.md:{number} {iid}", doc, found[2], found[3])
+            yield Quote(f"spec/interpretations.md:{number} {iid}", str(doc), found[2], found[3])

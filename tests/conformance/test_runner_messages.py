@@ -8,10 +8,10 @@ import functools
 import pytest
 
 from conformance.adapter import Info
-from conformance.corpus.load import load_corpus
 from conformance.adapters.reference import ReferenceAdapter
-from conformance.judging.runner import run_scenario
+from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
+from conformance.judging.runner import run_scenario
 
 
 class WrongWords(ReferenceAdapter):

@@ -4,16 +4,23 @@ versions spec/sources.yaml pins (SHA-256)."""
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 from source_helpers import seeds_folder
 
-from conformance.corpus import load_corpus
-from conformance.scenarios import Scenario
+from conformance.corpus.load import load_corpus
+from conformance.corpus.scenarios import Scenario
 from conformance.sources import default_folder, documents, problems, quotes, split
 from crescent_ref.spec_files import load_yaml
+
+
+@pytest.fixture(scope="module")
+def seeds(pytestconfig: pytest.Config) -> Path:
+    """The folder of the three rule documents (skipped without it, failed under CI: see source_helpers)."""
+    return seeds_folder(pytestconfig, dict(os.environ))
 
 
 @functools.cache
@@ -85,7 +92,9 @@ def test_without_the_documents_the_check_skips_but_fails_under_ci(
         seeds_folder(pytestconfig, {"CI": "true"})
 
 
-def test_the_default_folder_is_shared_seeds_beside_the_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_default_folder_is_shared_seeds_beside_the_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("CRESCENT_SOURCES", raising=False)
     (tmp_path / "shared" / "seeds").mkdir(parents=True)
     assert default_folder(tmp_path / "repo") == (tmp_path / "shared" / "seeds").resolve()
