@@ -34,10 +34,14 @@ class ReferenceAdapter:
     def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
         """Start from a position text or a game code."""
         try:
-            self.game = Game.deal(profile, code) if code else Game.from_text(profile, position or "")
+            self.game = self._new_game(profile, position, code)
         except NotationError as err:
             raise RuleError(str(err)) from None
         return game_state(self.game)
+
+    def _new_game(self, profile: str, position: str | None, code: str | None) -> Game:
+        """The game the runner asked for (a subclass may play another profile: conformance.coverage)."""
+        return Game.deal(profile, code) if code else Game.from_text(profile, position or "")
 
     def _game(self) -> Game:
         if self.game is None:

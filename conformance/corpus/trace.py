@@ -79,7 +79,9 @@ def render(scenarios: list[Scenario]) -> str:
             )
             lines.append(f"| {st.id} | {st.kind} | {st.summary.replace('|', '/')} | {cell} |")
         lines.append("")
-    return "\n".join(lines)
+    from conformance.coverage import render as coverage_lines
+
+    return "\n".join(lines + coverage_lines(scenarios))
 
 
 def write(scenarios: list[Scenario]) -> None:

@@ -149,7 +149,12 @@ def traceability_page(corpus: list[Scenario]) -> str:
         rows = [_trace_row(s, [by_id[i] for i in covered.get(s["id"], []) if i in by_id]) for s in mine]
         body += [tag("h2", head), tag("p", doc["describes"], "muted")]
         body.append(_table(["statement", "section", "kind", "in our words", "quote", "scenarios"], rows))
+    body += [tag("h2", heading) + render_md(part) for _, heading, part in sections("traceability.md")
+             if heading in COVERAGE_SECTIONS]
     return page("Crescent: traceability", "".join(body), nav())
+
+
+COVERAGE_SECTIONS = ("Parameter coverage", "Reason coverage")  # written by conformance.coverage.render
 
 
 def _trace_summary(statements: list[dict[str, Any]], covered: dict[str, list[str]]) -> str:

@@ -117,6 +117,13 @@ def test_every_statement_has_a_row_and_its_scenarios_on_the_traceability_page(
             assert f'#{sid}">{sid}</a>' in row
 
 
+def test_the_traceability_page_shows_parameter_and_reason_coverage(site: Path) -> None:
+    page = (site / "traceability.html").read_text(encoding="utf-8")
+    assert "Parameter coverage" in page and "Reason coverage" in page
+    row = page[page.index("<td>stuck_when</td>") : page.index("</tr>", page.index("<td>stuck_when</td>"))]
+    assert "end-of-game-008" in row
+
+
 def test_every_interpretation_has_an_anchor(site: Path) -> None:
     ids = set(parse(site / "interpretations.html").ids)
     wanted = set(re.findall(r"^## (I-[A-Z0-9-]+)", (spec_dir() / "interpretations.md").read_text("utf-8"), re.M))
