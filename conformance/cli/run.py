@@ -9,7 +9,7 @@ from pathlib import Path
 from conformance.adapters.session import make_adapter, plan
 from conformance.cli.common import Command, adapter_options, replay_name, selection_options
 from conformance.corpus.load import load_corpus
-from conformance.judging.report import area_summary, format_failure, report_header, write_report
+from conformance.judging.report import area_summary, format_failure, report_header, unchecked_summary, write_report
 from conformance.judging.runner import Result, run_scenario
 
 
@@ -36,7 +36,7 @@ def _run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for r in bad:
             print(format_failure(r, replay_name(args)) + "\n")
-    print("\n".join(area_summary(results)))
+    print("\n".join(area_summary(results) + unchecked_summary(results)))
     counts = {v: sum(r.verdict == v for r in results) for v in ("passed", "failed", "skipped", "errored")}
     print(
         f"{info.name} {info.version}: "

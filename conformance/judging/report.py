@@ -153,3 +153,13 @@ def area_summary_records(records: Iterable[dict[str, Any]]) -> list[str]:
 def area_summary(results: Iterable[Result]) -> list[str]:
     """Per-area counts of a list of results."""
     return area_summary_records(result_record(r) for r in results)
+
+
+def unchecked_summary(results: Iterable[Result]) -> list[str]:
+    """One line per kind of check the run could not make (e.g. messages without the capability),
+    with how many scenario-profile pairs asked for it; none when every check was made."""
+    counts: dict[str, int] = {}
+    for r in results:
+        for what in r.unchecked:
+            counts[what] = counts.get(what, 0) + 1
+    return [f"not checked ({n} scenario runs): {what}" for what, n in sorted(counts.items())]

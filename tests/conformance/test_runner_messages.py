@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 
+import jsonschema
 import pytest
 
 from conformance.adapter import Info
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
+from conformance.judging.report import report_header, result_record, unchecked_summary
 from conformance.judging.runner import run_scenario
+from crescent_ref.spec_files import spec_dir
 
 
 class WrongWords(ReferenceAdapter):
@@ -62,3 +66,19 @@ def test_the_reference_passes_with_every_message_checked() -> None:
     adapter = ReferenceAdapter()
     results = [run_scenario(adapter, adapter.info(), sc, "app") for sc in with_messages()]
     assert [(r.key, r.verdict, r.unchecked) for r in results if r.verdict != "passed" or r.unchecked] == []
+
+
+def test_the_summary_and_the_json_report_say_what_was_not_checked() -> None:
+    adapter = WrongWords()
+    info = dataclasses.replace(adapter.info(), capabilities=adapter.info().capabilities - {"messages"})
+    results = [run_scenario(adapter, info, sc, "app") for sc in with_messages()]
+    want = f"not checked ({len(results)} scenario runs): messages: no capability messages"
+    assert unchecked_summary(results) == [want]
+    record = result_record(results[0])
+    assert record["unchecked"] == ["messages: no capability messages"]
+    jsonschema.validate({**report_header(info, ["app"], False), "summary": {}, "results": [record]}, report_schema())
+
+
+def report_schema() -> dict[str, object]:
+    schema: dict[str, object] = json.loads((spec_dir() / "schema" / "report.schema.json").read_text("utf-8"))
+    return schema
