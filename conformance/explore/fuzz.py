@@ -63,7 +63,7 @@ def all_actions(info: Info) -> list[str]:
     extra = ["reshuffle"]
     extra += ["undo"] if "undo" in info.capabilities else []
     extra += [f"tap {place_text(p)}" for p in range(PLACES)] if "tap" in info.capabilities else []
-    extra += [f"drop p{p + 1}" for p in range(PILES)] if "drop" in info.capabilities else []
+    extra += [f"drop {place_text(p)}" for p in range(PLACES) if p != HOLD] if "drop" in info.capabilities else []
     return moves + extra
 
 
