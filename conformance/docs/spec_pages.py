@@ -105,7 +105,8 @@ def reasons_page(corpus: list[Scenario]) -> str:
     note = tag(
         "p",
         "First listed, first given: when several reasons apply, the one higher in this table is the one "
-        "reported. Messages marked ‘app’ are the app's own words, quoted from 000 and 003.",
+        "reported. Messages marked ‘app’ are the app's own words: the Indonesian quoted from 000, the Chinese "
+        "from 003; scenarios check them through the message request.",
         "muted",
     )
     return page("Crescent: reason codes", tag("h1", "Reason codes") + note + table + tag("h2", "Order") + rule, nav())
