@@ -128,7 +128,7 @@ function parseAction(text) {
     if (words.length !== 2) throw new NotationError(`${head} needs one place: ${JSON.stringify(text)}`);
     const p = readPlace(words[1], text);
     if (head === 'tap') return { type: 'tap', place: p };
-    if (!isPile(p)) throw new NotationError(`only a pile can be dropped: ${JSON.stringify(text)}`);
+    if (p === HOLD) throw new NotationError(`a held card cannot be dropped: ${JSON.stringify(text)}`);
     return { type: 'drop', pile: p };
   }
   const parts = t.split('-');
@@ -333,7 +333,7 @@ return { Position };
 })();
 
 modules['data.js'] = (() => {
-const PROFILES_DATA = {"version":1,"parameters":["pile_wrap","pile_limit","reshuffles","between_foundations","give_backs","autoplay","deal","hold_double_fit","undo_limit","undo_cleared_by_reshuffle"],"profiles":{"app":{"summary":"The app described by 000 (Indonesian) and 003 (Chinese).","parameters":{"pile_wrap":true,"pile_limit":13,"reshuffles":3,"between_foundations":true,"give_backs":false,"autoplay":false,"deal":"open","hold_double_fit":false,"undo_limit":100,"undo_cleared_by_reshuffle":true}},"open":{"summary":"The site game of 001 (English), \"Open Crescent\".","parameters":{"pile_wrap":true,"pile_limit":null,"reshuffles":3,"between_foundations":false,"give_backs":false,"autoplay":true,"deal":"open","hold_double_fit":false,"undo_limit":0,"undo_cleared_by_reshuffle":true}},"hoffmann-1892":{"summary":"Professor Hoffmann's rules of 1892, as 001's comparison table gives them.","parameters":{"pile_wrap":false,"pile_limit":null,"reshuffles":3,"between_foundations":false,"give_backs":false,"autoplay":false,"deal":"open","hold_double_fit":true,"undo_limit":0,"undo_cleared_by_reshuffle":true}},"morehead-1949":{"summary":"Morehead and Mott-Smith's rules of 1949, as 001's comparison table gives them.","parameters":{"pile_wrap":true,"pile_limit":null,"reshuffles":3,"between_foundations":true,"give_backs":false,"autoplay":false,"deal":"closed","hold_double_fit":false,"undo_limit":0,"undo_cleared_by_reshuffle":true}}},"variants":{"four":{"summary":"Crescent Four, one more reshuffle.","parameters":{"reshuffles":4}},"six":{"summary":"Six reshuffles, an easier online setting.","parameters":{"reshuffles":6}},"nine":{"summary":"Nine reshuffles, an easier online setting.","parameters":{"reshuffles":9}},"closed":{"summary":"Closed Crescent, only top cards dealt face up.","parameters":{"deal":"closed"}},"reversal":{"summary":"Cards may move between the two foundations of a suit once they meet; base cards stay.","parameters":{"between_foundations":true}},"give-backs":{"summary":"The top card of a foundation may return to a pile.","parameters":{"give_backs":true}}}};
+const PROFILES_DATA = {"version":1,"parameters":["pile_wrap","pile_limit","reshuffles","between_foundations","give_backs","autoplay","deal","hold_double_fit","undo_limit","undo_cleared_by_reshuffle","stuck_when"],"profiles":{"app":{"summary":"The app described by 000 (Indonesian) and 003 (Chinese).","parameters":{"pile_wrap":true,"pile_limit":13,"reshuffles":3,"between_foundations":true,"give_backs":false,"autoplay":false,"deal":"open","hold_double_fit":false,"undo_limit":100,"undo_cleared_by_reshuffle":true,"stuck_when":"no-move"}},"open":{"summary":"The site game of 001 (English), \"Open Crescent\".","parameters":{"pile_wrap":true,"pile_limit":null,"reshuffles":3,"between_foundations":false,"give_backs":false,"autoplay":true,"deal":"open","hold_double_fit":false,"undo_limit":0,"undo_cleared_by_reshuffle":true,"stuck_when":"no-pile-move"}},"hoffmann-1892":{"summary":"Professor Hoffmann's rules of 1892, as 001's comparison table gives them.","parameters":{"pile_wrap":false,"pile_limit":null,"reshuffles":3,"between_foundations":false,"give_backs":false,"autoplay":false,"deal":"open","hold_double_fit":true,"undo_limit":0,"undo_cleared_by_reshuffle":true,"stuck_when":"no-pile-move"}},"morehead-1949":{"summary":"Morehead and Mott-Smith's rules of 1949, as 001's comparison table gives them.","parameters":{"pile_wrap":true,"pile_limit":null,"reshuffles":3,"between_foundations":true,"give_backs":false,"autoplay":false,"deal":"closed","hold_double_fit":false,"undo_limit":0,"undo_cleared_by_reshuffle":true,"stuck_when":"no-pile-move"}}},"variants":{"four":{"summary":"Crescent Four, one more reshuffle.","parameters":{"reshuffles":4}},"six":{"summary":"Six reshuffles, an easier online setting.","parameters":{"reshuffles":6}},"nine":{"summary":"Nine reshuffles, an easier online setting.","parameters":{"reshuffles":9}},"closed":{"summary":"Closed Crescent, only top cards dealt face up.","parameters":{"deal":"closed"}},"reversal":{"summary":"Cards may move between the two foundations of a suit once they meet; base cards stay.","parameters":{"between_foundations":true}},"give-backs":{"summary":"The top card of a foundation may return to a pile.","parameters":{"give_backs":true}}}};
 const REASONS_DATA = {"version":1,"reasons":[{"code":"game-over","en":"The game is over; only undo is possible.","id":"Permainan sudah berakhir; hanya bisa mengurungkan langkah.","zh":"本局已结束，只能撤销。"},{"code":"undo-unavailable","en":"This game has no undo.","id":"Permainan ini tidak punya fitur urungkan.","zh":"此玩法不提供撤销。"},{"code":"nothing-to-undo","en":"There is no move to undo.","id":"Tidak ada langkah untuk diurungkan.","zh":"没有可撤销的操作。"},{"code":"no-reshuffles","en":"No reshuffles left.","id":"Tidak ada pembagian ulang","zh":"无剩余重新发牌次数"},{"code":"empty-source","en":"There is no card there to move.","id":"Tidak ada kartu untuk dipindahkan di sana.","zh":"那里没有可移动的牌。"},{"code":"same-place","en":"Choose a different destination.","id":"Pilih tujuan yang berbeda.","zh":"请选择另一个目标位置。"},{"code":"base-locked","en":"The foundation's base card is locked.","id":"Dasar fondasi terkunci","zh":"基础牌堆的底牌已锁定"},{"code":"foundation-final","en":"Cards on a foundation stay there.","id":"Kartu di fondasi tidak bisa dipindahkan ke sana.","zh":"基础牌堆上的牌不能移到那里。"},{"code":"empty-pile","en":"Nothing can be placed on an empty pile.","id":"Tidak dapat meletakkan di tumpukan kosong","zh":"无法放到空牌堆上"},{"code":"pile-full","en":"This pile is full; choose another destination.","id":"Tumpukan ini penuh; pilih tujuan lain","zh":"此牌堆已满，请选择其他目标位置"},{"code":"hold-unavailable","en":"This game has no place between the foundation rows.","id":"Permainan ini tidak punya tempat di antara baris fondasi.","zh":"此玩法在两行基础牌堆之间没有暂放位置。"},{"code":"wrong-suit","en":"Must be the same suit.","id":"Harus berjenis sama","zh":"必须为相同花色"},{"code":"wrong-rank","en":"Must be one rank higher or lower.","id":"Harus berperingkat lebih tinggi atau lebih rendah","zh":"牌面等级必须高一级或低一级"},{"code":"out-of-sequence","en":"This foundation takes only the next card of its sequence.","id":"Fondasi ini hanya menerima kartu berikutnya dalam urutannya.","zh":"此基础牌堆只接受顺序中的下一张牌。"},{"code":"not-double-fit","en":"Only a card that fits both foundations waits between the rows.","id":"Hanya kartu yang cocok untuk kedua fondasi yang menunggu di antara baris.","zh":"只有同时适合两个基础牌堆的牌才能暂放在两行之间。"},{"code":"must-hold","en":"This card fits both foundations; it waits between the rows until the next card decides.","id":"Kartu ini cocok untuk kedua fondasi; ia menunggu di antara baris sampai kartu berikutnya menentukan.","zh":"这张牌同时适合两个基础牌堆，须暂放在两行之间，由下一张牌决定去向。"},{"code":"no-foundation","en":"No foundation takes this card.","id":"Tidak ada fondasi yang menerima kartu ini.","zh":"没有基础牌堆能接收这张牌。"}]};
 return { PROFILES_DATA, REASONS_DATA };
 })();
@@ -649,8 +649,8 @@ function acceptingPlaces(pos, P, src) {
   return out;
 }
 
-/** A pile's top card can go somewhere now: another pile, a foundation, the hold (§15.2). */
-function pileCardCanMove(pos, P, src) {
+/** The card on src (a pile or a foundation) can go somewhere now: a pile, a foundation, the hold (§15.2). */
+function cardCanMove(pos, P, src) {
   for (let dst = 0; dst < PLACES; dst++) if (judgeMove(pos, P, src, dst) === null) return true;
   return false;
 }
@@ -666,7 +666,11 @@ function status(pos, P) {
     const pile = pos.piles[src];
     if (pile.length === 0) continue;
     if (P.between_foundations && foundationsMeet(pos, suitOf(pile[pile.length - 1]))) return 'playing';
-    if (pileCardCanMove(pos, P, src)) return 'playing';
+    if (cardCanMove(pos, P, src)) return 'playing';
+  }
+  // stuck_when 'no-move' (the app, 000/003): a move off a foundation counts too (a slide, a give-back)
+  if (P.stuck_when === 'no-move') {
+    for (let src = PILES; src < 24; src++) if (cardCanMove(pos, P, src)) return 'playing';
   }
   return pos.reshuffles > 0 ? 'waiting' : 'lost';
 }
@@ -711,7 +715,7 @@ modules['game.js'] = (() => {
 // selection). Actions: moves, reshuffle, undo (§12), tap and drop (§13).
 
 const { cardText, suitOf, NotationError } = modules['cards.js'];
-const { PILES, HOLD, acePlace, kingPlace, isPile, isFoundation, placeText, moveText, parseAction } = modules['notation.js'];
+const { PILES, HOLD, acePlace, kingPlace, isPile, isFoundation, isAceFoundation, placeText, moveText, parseAction } = modules['notation.js'];
 const { Position } = modules['position.js'];
 const { resolveProfile } = modules['profiles.js'];
 const { parseCode, dealPosition } = modules['deal.js'];
@@ -880,12 +884,19 @@ class Game {
     return accepted('select', []);
   }
 
-  drop(pile) {
+  // drop (§13.2, I-DROP): a pile's card tries the hold, then its Ace and King foundations; a
+  // foundation's card tries its partner only, and keeps base-locked / foundation-final as reasons.
+  drop(place) {
     if (this.over) return refused('game-over');
-    if (this.pos.piles[pile].length === 0) return refused('empty-source');
-    const s = suitOf(topCard(this.pos, pile));
-    for (const dst of [HOLD, acePlace(s), kingPlace(s)]) {
-      if (judgeMove(this.pos, this.profile, pile, dst) === null) return this.playMove(pile, dst);
+    if (isPile(place) && this.pos.piles[place].length === 0) return refused('empty-source');
+    const s = suitOf(topCard(this.pos, place));
+    const targets = isPile(place) ? [HOLD, acePlace(s), kingPlace(s)] : [isAceFoundation(place) ? kingPlace(s) : acePlace(s)];
+    for (const dst of targets) {
+      if (judgeMove(this.pos, this.profile, place, dst) === null) return this.playMove(place, dst);
+    }
+    if (!isPile(place)) {
+      const why = judgeMove(this.pos, this.profile, place, targets[0]);
+      if (why === 'base-locked' || why === 'foundation-final') return refused(why);
     }
     return refused('no-foundation');
   }
