@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from conformance.cli import corpus, docs, fuzz, perft, report, run, smoke, trace
+from conformance.cli import check_log, corpus, docs, fuzz, perft, report, run, smoke, trace
 from conformance.cli.common import Command
 from crescent_ref.errors import CrescentError
 
@@ -19,6 +19,7 @@ COMMANDS: list[Command] = [
     smoke.COMMAND,
     fuzz.COMMAND,
     perft.COMMAND,
+    check_log.COMMAND,
     report.COMMAND,
     report.HTML_COMMAND,
     docs.COMMAND,

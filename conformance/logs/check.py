@@ -1,0 +1,218 @@
+"""Replaying a game log on the reference engine and finding its first divergence.
+
+Each record's action is applied to a ``crescent_ref.Game``; then what the log says (accepted or
+refused, the reason, effect and card moves when given, each recorded state field) is compared with
+what the reference did, field by field as spec/interpreting.md says. Only the recorded fields are
+computed, straight from the engine (no state JSON round trip), so a log checks at engine speed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.judging.state import Mismatch
+from conformance.logs.model import GameLog, LogHeader, LogRecord
+from conformance.logs.read import LogError, field_problem
+from crescent_ref.actions import place_text
+from crescent_ref.cards import CARD_TEXT
+from crescent_ref.errors import NotationError
+from crescent_ref.game import Game, Outcome
+from crescent_ref.position import Position
+from crescent_ref.profiles import Profile, base_names, check_parameter, get_profile
+from crescent_ref.state_json import FOUNDATIONS
+
+REPLAY_FROM_START = 40  # a divergence this early replays the whole game; later ones the last few steps
+REPLAY_TAIL = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Divergence:
+    """Where a log first parts from the reference: the record (None: the start), what differs, the tables.
+
+    ``replay_start`` is the position text (or game code) the replay command starts from and
+    ``replay_actions`` the actions it plays, the diverging one last.
+    """
+
+    record: LogRecord | None
+    mismatches: tuple[Mismatch, ...]
+    outcome: Outcome | None
+    before: Position | None
+    after: Position | None
+    replay_start: str
+    replay_actions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LogVerdict:
+    """The verdict on one log: consistent with the reference, or its first divergence."""
+
+    log: GameLog
+    profile: Profile
+    checked: int
+    divergence: Divergence | None
+    seconds: float
+
+    @property
+    def consistent(self) -> bool:
+        """Every record agrees with the reference."""
+        return self.divergence is None
+
+
+def judged_profile(log: GameLog, name: str | None = None) -> Profile:
+    """The profile the log is judged in (``name`` or the header's), with the header's deviations for its base."""
+    header = log.header
+    try:
+        profile = get_profile(name or header.profile)
+        for base, changes in header.deviations.items():
+            if base not in base_names():
+                raise NotationError("deviations", base, f"not a base profile; known: {', '.join(base_names())}")
+            for key, value in changes.items():
+                check_parameter(key, value)
+        return profile.changed(header.deviations.get(profile.name.split("+")[0], {}))
+    except NotationError as err:
+        raise LogError(log.file, header.line, _header_text(header), str(err)) from None
+
+
+def _header_text(header: LogHeader) -> str:
+    return f"profile {header.profile!r}, deviations {header.deviations}"
+
+
+def check_log(log: GameLog, profile: str | None = None) -> LogVerdict:
+    """Replay the log on the reference; the first divergence, or none. Raises LogError for a bad field."""
+    began = time.perf_counter()
+    judged = judged_profile(log, profile)
+    divergence, checked = _replay(log, judged)
+    return LogVerdict(log, judged, checked, divergence, time.perf_counter() - began)
+
+
+def _start(log: GameLog, profile: Profile) -> Game:
+    header = log.header
+    return Game.deal(profile, header.code) if header.code else Game.from_text(profile, header.position or "")
+
+
+def _replay(log: GameLog, profile: Profile) -> tuple[Divergence | None, int]:
+    start = log.header.code or log.header.position or ""
+    try:
+        game = _start(log, profile)
+    except NotationError as err:
+        refused = Mismatch("start", f"refused in {profile.name}: {err.why}", "played")
+        return Divergence(None, (refused,), None, None, None, start, ()), 0
+    seen = Observed(game)
+    found = compare_state(log, log.header.line, log.header.state, seen)
+    if found:
+        return Divergence(None, tuple(found), None, None, game.position, start, ()), 0
+    recent: deque[tuple[Position, str]] = deque(maxlen=REPLAY_TAIL)
+    for record in log.records:
+        before = game.position
+        recent.append((before, str(record.action)))
+        outcome = game.apply(record.action)
+        found = judge(record, outcome) + compare_state(log, record.line, record.state, seen, record.text)
+        if found:
+            start, actions = _replay_path(log, record, recent)
+            return Divergence(record, tuple(found), outcome, before, game.position, start, actions), record.number
+    return None, len(log.records)
+
+
+def _replay_path(log: GameLog, record: LogRecord, recent: deque[tuple[Position, str]]) -> tuple[str, tuple[str, ...]]:
+    if record.number <= REPLAY_FROM_START:
+        start = log.header.code or log.header.position or ""
+        return start, tuple(str(r.action) for r in log.records[: record.number])
+    return recent[0][0].to_text(), tuple(a for _, a in recent)
+
+
+def judge(record: LogRecord, outcome: Outcome) -> list[Mismatch]:
+    """What the log says of the outcome against what the reference did (only what the log says)."""
+    if record.accepted != outcome.accepted:
+        return [Mismatch("outcome", describe(outcome.accepted, outcome.reason), describe(record.accepted, record.reason))]
+    found = []
+    if record.reason is not None and record.reason != outcome.reason:
+        found.append(Mismatch("reason", outcome.reason, record.reason))
+    if record.effect is not None and record.effect != outcome.effect:
+        found.append(Mismatch("effect", outcome.effect, record.effect))
+    if record.moves is not None and record.moves != tuple(str(m) for m in outcome.moves):
+        found.append(Mismatch("card moves", [str(m) for m in outcome.moves], list(record.moves)))
+    return found
+
+
+def describe(accepted: bool, reason: str | None) -> str:
+    """``accepted``, ``rejected (wrong-suit)`` or ``rejected`` (no reason given)."""
+    if accepted:
+        return "accepted"
+    return f"rejected ({reason})" if reason else "rejected"
+
+
+
+ACTUAL: dict[str, Callable[[Game], Any]] = {
+    "piles": lambda g: [[CARD_TEXT[c] for c in pile] for pile in g.position.piles],
+    "hidden": lambda g: list(g.position.hidden),
+    "foundations": lambda g: foundation_tops(g.position),
+    "held": lambda g: [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(g.position.held) if r],
+    "reshuffles": lambda g: g.position.reshuffles,
+    "moves": lambda g: g.position.moves,
+    "status": lambda g: g.status(),
+    "foundation_cards": lambda g: g.position.foundation_count(),
+    "undo": lambda g: len(g.history),
+    "selected": lambda g: place_text(g.selected) if g.selected is not None else None,
+}
+PER_POSITION = {"piles", "hidden", "foundations", "held", "foundation_cards", "status"}
+
+
+def foundation_tops(pos: Position) -> dict[str, str]:
+    """The top card of each foundation, keyed by its base card (``A♠`` .. ``K♣``)."""
+    tops = [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.up)]
+    tops += [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.down)]
+    return dict(zip(FOUNDATIONS, tops, strict=True))
+
+
+class Observed:
+    """The reference's state fields, each computed when first asked and kept while the position stays
+    (a refused action, a selection or an undo count asks again without rebuilding the table)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.position: Position | None = None
+        self.kept: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in PER_POSITION:
+            return ACTUAL[key](self.game)
+        if self.game.position is not self.position:
+            self.position, self.kept = self.game.position, {}
+        if key not in self.kept:
+            self.kept[key] = ACTUAL[key](self.game)
+        return self.kept[key]
+
+
+def compare_state(log: GameLog, line: int, state: dict[str, Any], seen: Observed, text: str = "") -> list[Mismatch]:
+    """Each recorded state field against the reference's; a malformed field that differs is a LogError."""
+    found: list[Mismatch] = []
+    for key, logged in state.items():
+        actual = seen[key]
+        if logged != actual and not (key == "foundations" and _subset(logged, actual)):
+            problem = field_problem(key, logged)
+            if problem:
+                raise LogError(log.file, line, text, problem)
+            found.extend(_differences(key, actual, logged))
+    return found
+
+
+def _subset(logged: dict[str, Any], actual: dict[str, Any]) -> bool:
+    return all(actual.get(k) == v for k, v in logged.items())
+
+
+def _differences(key: str, reference: Any, logged: Any) -> list[Mismatch]:
+    if key == "piles":
+        return [
+            Mismatch(f"pile p{n}", ",".join(r) or "-", ",".join(g) or "-")
+            for n, (r, g) in enumerate(zip(reference, logged, strict=True), 1)
+            if r != g
+        ]
+    if key == "foundations":
+        return [
+            Mismatch(f"top of foundation {k}", reference[k], v) for k, v in logged.items() if reference.get(k) != v
+        ]
+    return [Mismatch(key, reference, logged)]
