@@ -4,7 +4,8 @@ Run: python benchmarks/bench_logs.py [--actions 10000] [--repeat 5]
 Writes a log of --actions random actions played by the reference on one app deal (legal moves,
 undos, reshuffles, taps and refused moves; every record with the whole canonical state), then
 times ``crescent-conformance check-log`` on it in this process: best and median of --repeat runs,
-reading included, as wall time and as CPU time (wall time grows with the machine's load, printed last). The target is under 2 s for 10,000 actions.
+reading included, as wall time and as CPU time (wall time grows with the machine's load, printed
+last). The target is under 2 s for 10,000 actions.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def main() -> int:
                 return 1
         print(out.getvalue().strip())
     print(f"check-log wall: best {min(times):.3f}s  median {statistics.median(times):.3f}s  (target < 2 s)")
-    print(f"check-log CPU:  best {min(cpu):.3f}s  median {statistics.median(cpu):.3f}s  (what a loaded machine cannot inflate)")
+    print(f"check-log CPU:  best {min(cpu):.3f}s  median {statistics.median(cpu):.3f}s  (load does not inflate it)")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     return 0
 

@@ -59,6 +59,9 @@ def _as_scenario(verdict: LogVerdict, out: Path) -> int:
     except ScenarioRefused as err:
         print(f"check-log: no scenario written: {err}")
         return DIVERGES if not verdict.consistent else BAD_INPUT
+    except OSError as err:
+        print(f"check-log: cannot write {out}: {err}")
+        return BAD_INPUT
     print(f"scenario written to {out}")
     return OK
 

@@ -127,7 +127,8 @@ def _replay_path(log: GameLog, record: LogRecord, recent: deque[tuple[Position, 
 def judge(record: LogRecord, outcome: Outcome) -> list[Mismatch]:
     """What the log says of the outcome against what the reference did (only what the log says)."""
     if record.accepted != outcome.accepted:
-        return [Mismatch("outcome", describe(outcome.accepted, outcome.reason), describe(record.accepted, record.reason))]
+        said = describe(record.accepted, record.reason)
+        return [Mismatch("outcome", describe(outcome.accepted, outcome.reason), said)]
     found = []
     if record.reason is not None and record.reason != outcome.reason:
         found.append(Mismatch("reason", outcome.reason, record.reason))

@@ -96,8 +96,9 @@ def replay_lines(verdict: LogVerdict, div: Divergence) -> list[str]:
     lines = [f"  replay: {shlex.join(words)}"]
     record = div.record
     if record is not None and len(div.replay_actions) < record.number:
-        lines.append(f"  (the replay starts {len(div.replay_actions)} steps back, with no undo history and no selection)")
+        back = len(div.replay_actions)
+        lines.append(f"  (the replay starts {back} steps back, with no undo history and no selection)")
     if "[" in verdict.profile.name:
-        lines.append(f"  (the log declares deviations; the reference played {verdict.profile.name}, which play cannot take)")
+        lines.append(f"  (deviations declared: the reference played {verdict.profile.name}; play cannot take them)")
     lines.append(f"  recheck: crescent-conformance check-log {shlex.quote(verdict.log.file)}")
     return lines
