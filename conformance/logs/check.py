@@ -25,8 +25,8 @@ from crescent_ref.position import Position
 from crescent_ref.profiles import Profile, base_names, check_parameter, get_profile
 from crescent_ref.state_json import FOUNDATIONS
 
-REPLAY_FROM_START = 40  # a divergence this early replays the whole game; later ones the last few steps
-REPLAY_TAIL = 10
+REPLAY_FROM_START = 40  # a divergence this early replays the whole game; a later one replays from a recent point
+REPLAY_TAIL = 10  # ... with no undo history and no selection, else from this many steps back
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +105,10 @@ def _replay(log: GameLog, profile: Profile) -> tuple[Divergence | None, int]:
     found = compare_state(log, log.header.line, log.header.state, seen)
     if found:
         return Divergence(None, tuple(found), None, None, game.position, start, ()), 0
-    recent: deque[tuple[Position, str]] = deque(maxlen=REPLAY_TAIL)
+    recent: deque[tuple[Position, str, bool]] = deque(maxlen=REPLAY_FROM_START)
     for record in log.records:
         before = game.position
-        recent.append((before, str(record.action)))
+        recent.append((before, str(record.action), not game.history and game.selected is None))
         outcome = game.apply(record.action)
         found = judge(record, outcome) + compare_state(log, record.line, record.state, seen, record.text)
         if found:
@@ -117,11 +117,18 @@ def _replay(log: GameLog, profile: Profile) -> tuple[Divergence | None, int]:
     return None, len(log.records)
 
 
-def _replay_path(log: GameLog, record: LogRecord, recent: deque[tuple[Position, str]]) -> tuple[str, tuple[str, ...]]:
+def _replay_path(
+    log: GameLog, record: LogRecord, recent: deque[tuple[Position, str, bool]]
+) -> tuple[str, tuple[str, ...]]:
+    """Where the replay command starts and what it plays: the whole game when short, else from the
+    latest recent point with nothing to undo and nothing selected, else the last few steps."""
     if record.number <= REPLAY_FROM_START:
         start = log.header.code or log.header.position or ""
         return start, tuple(str(r.action) for r in log.records[: record.number])
-    return recent[0][0].to_text(), tuple(a for _, a in recent)
+    steps = list(recent)
+    clean = [n for n, (_, _, fresh) in enumerate(steps) if fresh]
+    first = clean[-1] if clean else len(steps) - REPLAY_TAIL
+    return steps[first][0].to_text(), tuple(a for _, a, _ in steps[first:])
 
 
 def judge(record: LogRecord, outcome: Outcome) -> list[Mismatch]:

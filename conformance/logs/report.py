@@ -97,7 +97,7 @@ def replay_lines(verdict: LogVerdict, div: Divergence) -> list[str]:
     record = div.record
     if record is not None and len(div.replay_actions) < record.number:
         back = len(div.replay_actions)
-        lines.append(f"  (the replay starts {back} steps back, with no undo history and no selection)")
+        lines.append(f"  (the replay starts {back} steps back, from the position then, with no undo history)")
     if "[" in verdict.profile.name:
         lines.append(f"  (deviations declared: the reference played {verdict.profile.name}; play cannot take them)")
     lines.append(f"  recheck: crescent-conformance check-log {shlex.quote(verdict.log.file)}")

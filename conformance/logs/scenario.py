@@ -27,9 +27,11 @@ class ScenarioRefused(CrescentError):
 
 def write_scenario(verdict: LogVerdict, out: Path) -> None:
     """Write the log of a consistent verdict as a scenario file (atomically)."""
-    from conformance.explore.fuzz import json_yaml
+    import yaml
 
-    text = SCHEMA_LINE + json_yaml({"area": "game-log", "scenarios": [log_scenario(verdict)]})
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml when present
+    body = {"area": "game-log", "scenarios": [log_scenario(verdict)]}
+    text = SCHEMA_LINE + yaml.dump(body, Dumper=dumper, allow_unicode=True, sort_keys=False, width=10_000)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
