@@ -139,3 +139,11 @@ def test_check_log_says_one_line_for_a_bad_log(tmp_path: Path, capsys: pytest.Ca
     assert out[1].startswith(f"log {tmp_path / 'missing.jsonl'}:0: cannot read the log")
     assert conformance_main(["check-log", str(bad), "--profile", "nope"]) == 2
     assert "invalid profile: 'nope'" in capsys.readouterr().err
+
+
+def test_the_examples_of_spec_game_log_md_check_clean() -> None:
+    page = (spec_dir() / "game-log.md").read_text("utf-8")
+    blocks = [b.split("```", 1)[0] for b in page.split("```json\n")[1:]]
+    header = json.dumps(json.loads(blocks[0]), ensure_ascii=False)
+    verdict = check_log(read_lines("game-log.md", [header, *blocks[1].splitlines()]))
+    assert verdict.consistent and verdict.checked == 3
