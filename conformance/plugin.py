@@ -2,7 +2,8 @@
 
 Inert unless ``--crescent-impl``, ``--crescent-cmd`` or an ini twin is set. Then every scenario of
 the shipped corpus (and of ``--crescent-scenarios`` folders) becomes one item per profile, in a
-stable sorted order, named ``<id>[<profile>]`` under ``crescent/<file>``.
+stable sorted order, named ``<id>[<profile>]`` under ``crescent/<file>``. Independently,
+``--crescent-logs DIR`` makes every game log below DIR an item (spec/game-log.md).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ OPTIONS = {
     "fuzz_seed": "seed of the differential games (default 0: the same games every run)",
     "fuzz_out": "folder for scenario files written on a difference (default fuzz-findings)",
     "sources": "folder of the rule documents for the quote check (default $CRESCENT_SOURCES, else ../shared/seeds)",
+    "logs": "game logs to check on the reference (folders or files, comma-separated; spec/game-log.md)",
 }
 _ADAPTER = pytest.StashKey[Adapter]()
 _INFO = pytest.StashKey[Info]()
@@ -203,7 +205,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Add the corpus's items (before -k, -m and --lf select among them) and mark expected failures."""
+    """Add the corpus's items (before -k, -m and --lf select among them) and mark expected failures;
+    add the game logs of ``--crescent-logs`` (which need no implementation)."""
+    _add_logs(session, config, items)
     if not active(config):
         return
     extra = [Path(p) for p in _split(option(config, "scenarios"))]
@@ -218,6 +222,14 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if int(option(config, "fuzz") or 0) > 0:
         fuzz_items = _fuzz_items(session, config)
         _announce(config, fuzz_items[0].parent, fuzz_items, items, expectations)
+
+
+def _add_logs(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    from conformance.logs.items import log_items
+
+    for node, new in log_items(session, [Path(p) for p in _split(option(config, "logs"))]):
+        config.hook.pytest_collectreport(report=pytest.CollectReport(node.nodeid, "passed", None, list(new)))
+        items.extend(new)
 
 
 def _announce(
