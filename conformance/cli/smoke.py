@@ -6,7 +6,7 @@ import argparse
 
 from conformance.adapter import AdapterError, Info
 from conformance.adapters.session import make_adapter
-from conformance.cli.common import Command, adapter_options
+from conformance.cli.common import Command, adapter_options, replay_name
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
 from conformance.judging.runner import Result, run_scenario, why_skip
@@ -29,10 +29,28 @@ def _smoke(args: argparse.Namespace) -> int:
         results = [run_scenario(adapter, info, sc, p) for sc, p in _smoke_plan(info)]
     except AdapterError as err:
         print(f"SMOKE FAILED: the adapter does not complete the handshake: {err}")
+        print("next: make the handshake reply of spec/protocol.md (docs/writing-an-adapter.md §2), then smoke again")
         return 1
     finally:
         adapter.close()
-    return _smoke_verdict(results)
+    code = _smoke_verdict(results)
+    print("\n".join(next_steps(results, replay_name(args))))
+    return code
+
+
+def next_steps(results: list[Result], impl: str) -> list[str]:
+    """What to do after a smoke test, from what it found."""
+    skipped = [r for r in results if r.verdict == "skipped"]
+    bad = [r for r in results if r.verdict in ("failed", "errored")]
+    steps = []
+    if bad:
+        steps.append(f"next: fix {bad[0].key} first (replay: crescent-conformance run {impl} "
+                     f"--profile {bad[0].profile} --id {bad[0].scenario.id})")
+    if skipped:
+        steps.append(f"next: {len(skipped)} skipped; the first said: {skipped[0].detail}")
+    steps.append(f"next: crescent-conformance run {impl} --report report.json   (the whole corpus)")
+    steps.append("      then crescent-conformance report report.json; see docs/writing-an-adapter.md §5")
+    return steps
 
 
 def _smoke_plan(info: Info) -> list[tuple[Scenario, str]]:
