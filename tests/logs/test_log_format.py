@@ -147,3 +147,9 @@ def test_the_examples_of_spec_game_log_md_check_clean() -> None:
     header = json.dumps(json.loads(blocks[0]), ensure_ascii=False)
     verdict = check_log(read_lines("game-log.md", [header, *blocks[1].splitlines()]))
     assert verdict.consistent and verdict.checked == 3
+
+
+def test_the_log_of_the_adapter_guide_checks_clean() -> None:
+    guide = (spec_dir().parent / "docs" / "writing-an-adapter.md").read_text("utf-8")
+    block = guide.split("## 12.")[1].split("```json\n")[1].split("```")[0]
+    assert check_log(read_lines("guide.jsonl", block.splitlines())).consistent
