@@ -105,10 +105,10 @@ def _replay(log: GameLog, profile: Profile) -> tuple[Divergence | None, int]:
     found = compare_state(log, log.header.line, log.header.state, seen)
     if found:
         return Divergence(None, tuple(found), None, None, game.position, start, ()), 0
-    recent: deque[tuple[Position, str, bool]] = deque(maxlen=REPLAY_FROM_START)
+    recent: deque[tuple[Position, LogRecord, bool]] = deque(maxlen=REPLAY_FROM_START)
     for record in log.records:
         before = game.position
-        recent.append((before, str(record.action), not game.history and game.selected is None))
+        recent.append((before, record, not game.history and game.selected is None))
         outcome = game.apply(record.action)
         found = judge(record, outcome) + compare_state(log, record.line, record.state, seen, record.text)
         if found:
@@ -118,7 +118,7 @@ def _replay(log: GameLog, profile: Profile) -> tuple[Divergence | None, int]:
 
 
 def _replay_path(
-    log: GameLog, record: LogRecord, recent: deque[tuple[Position, str, bool]]
+    log: GameLog, record: LogRecord, recent: deque[tuple[Position, LogRecord, bool]]
 ) -> tuple[str, tuple[str, ...]]:
     """Where the replay command starts and what it plays: the whole game when short, else from the
     latest recent point with nothing to undo and nothing selected, else the last few steps."""
@@ -128,7 +128,7 @@ def _replay_path(
     steps = list(recent)
     clean = [n for n, (_, _, fresh) in enumerate(steps) if fresh]
     first = clean[-1] if clean else len(steps) - REPLAY_TAIL
-    return steps[first][0].to_text(), tuple(a for _, a, _ in steps[first:])
+    return steps[first][0].to_text(), tuple(str(r.action) for _, r, _ in steps[first:])
 
 
 def judge(record: LogRecord, outcome: Outcome) -> list[Mismatch]:
