@@ -8,6 +8,7 @@ computed, straight from the engine (no state JSON round trip), so a log checks a
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import deque
 from collections.abc import Callable
@@ -102,7 +103,7 @@ def _replay(log: GameLog, profile: Profile) -> tuple[Divergence | None, int]:
         refused = Mismatch("start", f"refused in {profile.name}: {err.why}", "played")
         return Divergence(None, (refused,), None, None, None, start, ()), 0
     seen = Observed(game)
-    found = compare_state(log, log.header.line, log.header.state, seen)
+    found = seen.compare(log, log.header.line, log.header.state)
     if found:
         return Divergence(None, tuple(found), None, None, game.position, start, ()), 0
     recent: deque[tuple[Position, LogRecord, bool]] = deque(maxlen=REPLAY_FROM_START)
@@ -110,7 +111,7 @@ def _replay(log: GameLog, profile: Profile) -> tuple[Divergence | None, int]:
         before = game.position
         recent.append((before, record, not game.history and game.selected is None))
         outcome = game.apply(record.action)
-        found = judge(record, outcome) + compare_state(log, record.line, record.state, seen, record.text)
+        found = judge(record, outcome) + seen.compare(log, record.line, record.state, record.text)
         if found:
             start, actions = _replay_path(log, record, recent)
             return Divergence(record, tuple(found), outcome, before, game.position, start, actions), record.number
@@ -170,9 +171,14 @@ PER_POSITION = {"piles", "hidden", "foundations", "held", "foundation_cards", "s
 
 
 def foundation_tops(pos: Position) -> dict[str, str]:
-    """The top card of each foundation, keyed by its base card (``A♠`` .. ``K♣``)."""
-    tops = [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.up)]
-    tops += [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.down)]
+    """The top card of each foundation, keyed by its base card (``A♠`` .. ``K♣``); do not change it."""
+    return _tops(pos.up, pos.down)
+
+
+@functools.lru_cache(maxsize=1024)
+def _tops(up: tuple[int, ...], down: tuple[int, ...]) -> dict[str, str]:
+    tops = [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(up)]
+    tops += [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(down)]
     return dict(zip(FOUNDATIONS, tops, strict=True))
 
 
@@ -185,27 +191,22 @@ class Observed:
         self.position: Position | None = None
         self.kept: dict[str, Any] = {}
 
-    def __getitem__(self, key: str) -> Any:
-        if key not in PER_POSITION:
-            return ACTUAL[key](self.game)
-        if self.game.position is not self.position:
-            self.position, self.kept = self.game.position, {}
-        if key not in self.kept:
-            self.kept[key] = ACTUAL[key](self.game)
-        return self.kept[key]
-
-
-def compare_state(log: GameLog, line: int, state: dict[str, Any], seen: Observed, text: str = "") -> list[Mismatch]:
-    """Each recorded state field against the reference's; a malformed field that differs is a LogError."""
-    found: list[Mismatch] = []
-    for key, logged in state.items():
-        actual = seen[key]
-        if logged != actual and not (key == "foundations" and _subset(logged, actual)):
-            problem = field_problem(key, logged)
-            if problem:
-                raise LogError(log.file, line, text, problem)
-            found.extend(_differences(key, actual, logged))
-    return found
+    def compare(self, log: GameLog, line: int, state: dict[str, Any], text: str = "") -> list[Mismatch]:
+        """Each recorded state field against the reference's; a malformed field that differs is a LogError."""
+        game = self.game
+        if game.position is not self.position:
+            self.position, self.kept = game.position, {}
+        kept, found = self.kept, []
+        for key, logged in state.items():
+            actual = kept[key] if key in kept else ACTUAL[key](game)
+            if key in PER_POSITION:
+                kept[key] = actual
+            if logged != actual and not (key == "foundations" and _subset(logged, actual)):
+                problem = field_problem(key, logged)
+                if problem:
+                    raise LogError(log.file, line, text, problem)
+                found.extend(_differences(key, actual, logged))
+        return found
 
 
 def _subset(logged: dict[str, Any], actual: dict[str, Any]) -> bool:
