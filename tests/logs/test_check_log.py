@@ -174,3 +174,17 @@ def test_read_log_reads_a_written_file(played: list[str], tmp_path: Path) -> Non
     path = tmp_path / "g.jsonl"
     write_log(path, ["", *played, ""])
     assert len(read_log(path).records) == 150
+
+
+@pytest.mark.parametrize("profile", ["open", "hoffmann-1892", "morehead-1949", "app+closed+give-backs"])
+def test_logs_of_every_base_profile_check_clean_and_become_passing_scenarios(profile: str, tmp_path: Path) -> None:
+    from conformance.adapters.reference import ReferenceAdapter
+    from conformance.corpus.load import read_file
+    from conformance.judging.runner import run_scenario
+
+    log, out = tmp_path / f"{profile}.jsonl", tmp_path / "s.yaml"
+    write_log(log, random_log(profile, "CR1-N-AAAAAAD", 12, seed=9, fields=("piles", "hidden", "held", "status")))
+    assert conformance_main(["check-log", str(log), "--as-scenario", str(out), "-q"]) == 0
+    adapter = ReferenceAdapter()
+    (scenario,) = read_file(out)
+    assert run_scenario(adapter, adapter.info(), scenario, profile).verdict == "passed"
