@@ -31,8 +31,9 @@ def format_divergence(verdict: LogVerdict, div: Divergence) -> str:
     log, record = verdict.log, div.record
     where = f"step {record.number}: {record.action}" if record else "given (the start)"
     line = record.line if record else log.header.line
+    at = f"step {record.number}" if record else "the start"
     lines = [
-        f"log {log.file} [{verdict.profile.name}] FAILED: parts from the reference at {where.split(':')[0]}",
+        f"log {log.file} [{verdict.profile.name}] FAILED: parts from the reference at {at}",
         f"  {log.location(line)}, {where}",
     ]
     lines += [f"  implementation: {log.header.implementation}"] if log.header.implementation else []
@@ -42,7 +43,7 @@ def format_divergence(verdict: LogVerdict, div: Divergence) -> str:
     if div.before is not None:
         lines.append(f"  position before: {div.before.to_text()}")
     if div.after is not None:
-        lines.append(f"  reference after: {div.after.to_text()}")
+        lines.append(f"  reference {'after' if record else 'start'}: {div.after.to_text()}")
     lines += ["  " + d for d in _logged_diff(div)]
     if div.before is not None:
         lines += ["  table before the step:", *("    " + row for row in render(div.before).splitlines())]
