@@ -168,11 +168,11 @@ def parse_action(text: str) -> Action:
 
 
 @functools.lru_cache(maxsize=4096)
-def card_move(text: str) -> str:
+def card_move(text: Any) -> str:
     """A card move's canonical text, read once per distinct text; NotationError for anything else."""
-    action = Action.from_text(text)
-    if action.kind != "move":
-        raise NotationError("card move", text, "moves lists card moves only (p3-p11, p5-A♠, ...)")
+    action = Action.from_text(text) if isinstance(text, str) else None
+    if action is None or action.kind != "move":
+        raise NotationError("card move", str(text), "moves lists card moves only (p3-p11, p5-A♠, ...)")
     return str(action)
 
 
@@ -187,7 +187,9 @@ def _moves(line: _Line, value: Any) -> tuple[str, ...]:
     if not isinstance(value, list):
         line.fail("moves must be a list of card moves")
     try:
-        return tuple(card_move(m) if isinstance(m, str) else card_move(json.dumps(m)) for m in value)
+        return tuple(map(card_move, value))
+    except TypeError:  # an unhashable item: not a card move
+        line.fail("moves lists card moves only (p3-p11, p5-A♠, ...)")
     except NotationError as err:
         line.fail(str(err))
 

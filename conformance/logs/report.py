@@ -46,9 +46,15 @@ def format_divergence(verdict: LogVerdict, div: Divergence) -> str:
         lines.append(f"  reference {'after' if record else 'start'}: {div.after.to_text()}")
     lines += ["  " + d for d in _logged_diff(div)]
     if div.before is not None:
-        lines += ["  table before the step:", *("    " + row for row in render(div.before).splitlines())]
+        lines += ["  table before the step:", *_drawn(div.before)]
+    if div.after is not None and div.after is not div.before:
+        lines += [f"  reference table {'after the step' if record else 'at the start'}:", *_drawn(div.after)]
     lines += replay_lines(verdict, div)
     return "\n".join(lines)
+
+
+def _drawn(position: Position) -> list[str]:
+    return ["    " + row.rstrip() for row in render(position).splitlines()]
 
 
 def _rule(div: Divergence) -> str:
