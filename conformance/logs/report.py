@@ -47,7 +47,9 @@ def format_divergence(verdict: LogVerdict, div: Divergence) -> str:
     lines += ["  " + d for d in _logged_diff(div)]
     if div.before is not None:
         lines += ["  table before the step:", *_drawn(div.before)]
-    if div.after is not None and div.after is not div.before:
+    if div.after is not None and div.after is div.before:
+        lines.append("  reference table after the step: unchanged")
+    elif div.after is not None:
         lines += [f"  reference table {'after the step' if record else 'at the start'}:", *_drawn(div.after)]
     lines += replay_lines(verdict, div)
     return "\n".join(lines)
