@@ -52,6 +52,7 @@ class AdapterError(Exception):
     """The implementation misbehaved (crashed, hung, wrote garbage); ``context`` says what was seen."""
 
     def __init__(self, message: str, context: str = "") -> None:
+        self.message = message
         self.context = context
         super().__init__(message + (f"\n{context}" if context else ""))
 

@@ -1,27 +1,27 @@
 """An implementation in any language, driven over stdin/stdout JSON lines (spec/protocol.md).
 
 The process is started lazily and kept for the whole run. When it crashes, hangs past the timeout,
-writes something that is not a reply, echoes the wrong ``seq`` or breaks the message schema, the
-request fails with AdapterError (the scenario is recorded as errored, with what was seen), the
-process is killed, and the next game starts a fresh one.
+writes something that is not a reply (not UTF-8, not JSON, NaN, a lone surrogate, a line past
+``max_line`` bytes), echoes the wrong ``seq`` or breaks the message schema, the request fails with
+AdapterError (the scenario is recorded as errored, with what was seen), the process group is
+killed, and the next game starts a fresh one. A failed handshake is not retried: every later
+request fails at once with it. The pipes themselves are bounded by conformance.adapters.pipes.
 """
 
 from __future__ import annotations
 
-import collections
+import contextlib
 import functools
 import json
-import os
-import select
 import shlex
 import subprocess
-import threading
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 import jsonschema
 
 from conformance.adapter import AdapterError, Info, Reply, RuleError, Skip
+from conformance.adapters.pipes import MAX_LINE, Child, LineTooLong
 from crescent_ref.spec_files import spec_dir
 
 PROTOCOL_VERSION = 1
@@ -48,58 +48,20 @@ def schema_problem(name: str, message: Any) -> str | None:
     return f"{name} at {where}: {error.message[:200]}"
 
 
-class _Process:
-    """A running implementation: stdout read here with select (no thread), stderr's tail kept by a thread."""
-
-    def __init__(self, argv: list[str]) -> None:
-        self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0
-        )
-        self.buffer = b""
-        self.stderr: collections.deque[str] = collections.deque(maxlen=20)
-        threading.Thread(target=self._pump_err, daemon=True).start()
-
-    def _pump_err(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            self.stderr.append(line.decode("utf-8", "replace").rstrip("\n"))
-
-    def send(self, message: dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
-        data = (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8")
-        while data:
-            data = data[os.write(self.proc.stdin.fileno(), data) :]
-
-    def receive(self, timeout: float) -> str | None:
-        """The next stdout line; None at end of output; raises TimeoutError after ``timeout`` seconds."""
-        assert self.proc.stdout is not None
-        fd, deadline = self.proc.stdout.fileno(), time.monotonic() + timeout
-        while b"\n" not in self.buffer:
-            if not select.select([fd], [], [], max(deadline - time.monotonic(), 0))[0]:
-                raise TimeoutError
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return None
-            self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        return line.decode("utf-8", "replace")
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-
-
 class StdioAdapter:
     """The adapter protocol spoken to a subprocess."""
 
-    def __init__(self, command: str, timeout: float = 10.0, validate: bool = False) -> None:
+    def __init__(
+        self, command: str, timeout: float = 10.0, validate: bool = False, max_line: int = MAX_LINE
+    ) -> None:
         self.argv = shlex.split(command)
         self.timeout = timeout
         self.validate = validate
+        self.max_line = max_line
         self.seq = 0
-        self.process: _Process | None = None
+        self.process: Child | None = None
         self._info: Info | None = None
+        self._broken: AdapterError | None = None
         self.restarts = 0
 
     def info(self) -> Info:
@@ -108,25 +70,35 @@ class StdioAdapter:
         assert self._info is not None
         return self._info
 
-    def _ensure(self) -> _Process:
+    def _ensure(self) -> Child:
+        """The running process, started (and shaken hands with) when needed.
+
+        A failed handshake is remembered: every later request fails at once with the same fault.
+        """
+        if self._broken is not None:
+            raise AdapterError(self._broken.message, self._broken.context)
         if self.process is not None and self.process.proc.poll() is None:
             return self.process
         if self.process is not None:
+            self.process.kill()
             self.restarts += 1
         try:
-            self.process = _Process(self.argv)
-        except OSError as err:
-            raise AdapterError(f"cannot start {shlex.join(self.argv)}: {err}") from None
-        self._handshake(self.process)
+            self.process = Child(self.argv, self.max_line)
+        except (OSError, ValueError) as err:
+            self.process = None
+            self._broken = AdapterError(f"cannot start {shlex.join(self.argv)}: {err}")
+            raise self._broken from None
+        try:
+            self._handshake(self.process)
+        except AdapterError as err:
+            self._broken = AdapterError(f"handshake failed: {err.message}", err.context)
+            raise self._broken from None
         return self.process
 
-    def _handshake(self, process: _Process) -> None:
-        try:
-            process.send({"cmd": "start", "version": PROTOCOL_VERSION})
-        except OSError:
-            process.proc.wait()
-            self._fail(process, "exited before the handshake (crash)")
-        reply = self._read(process, "start-reply", None)
+    def _handshake(self, process: Child) -> None:
+        deadline = time.monotonic() + self.timeout
+        self._send(process, {"cmd": "start", "version": PROTOCOL_VERSION}, deadline)
+        reply = self._read(process, "start-reply", None, deadline)
         if reply.get("version") != PROTOCOL_VERSION:
             self._fail(process, f"protocol version {reply.get('version')!r}, expected {PROTOCOL_VERSION}")
         impl = reply.get("implementation") or {}
@@ -134,58 +106,67 @@ class StdioAdapter:
             name=str(impl.get("name", "?")),
             version=str(impl.get("version", "?")),
             language=str(impl.get("language", "?")),
-            profiles=tuple(impl.get("profiles", ())),
-            variants=tuple(impl.get("variants", ())),
-            capabilities=frozenset(impl.get("capabilities", ())),
-            languages=tuple(impl.get("languages", ())),
+            profiles=tuple(str(p) for p in impl.get("profiles", ())),
+            variants=tuple(str(v) for v in impl.get("variants", ())),
+            capabilities=frozenset(str(c) for c in impl.get("capabilities", ())),
+            languages=tuple(str(lang) for lang in impl.get("languages", ())),
         )
 
-    def _fail(self, process: _Process, what: str, seen: str = "") -> None:
+    def _fail(self, process: Child, what: str, seen: str | bytes = "") -> NoReturn:
         process.kill()
-        tail = "\n".join(process.stderr)
+        tail = process.stderr.text()
         context = (f"seen on stdout: {seen[:300]!r}\n" if seen else "") + (f"stderr tail:\n{tail}" if tail else "")
         code = process.proc.returncode
         raise AdapterError(f"implementation {shlex.join(self.argv)}: {what} (exit code {code})", context.rstrip())
 
-    def _read(self, process: _Process, schema: str, seq: int | None) -> dict[str, Any]:
+    def _send(self, process: Child, message: dict[str, Any], deadline: float) -> None:
+        data = (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8")
         try:
-            line = process.receive(self.timeout)
+            process.send(data, deadline)
         except TimeoutError:
-            self._fail(process, f"no reply within {self.timeout:g}s (hang)")
-            raise AssertionError("unreachable") from None
-        if line is None:
+            self._fail(process, f"did not read its input within {self.timeout:g}s (hang)")
+        except OSError:
             process.proc.wait()
-            self._fail(process, "exited (crash)" if process.proc.returncode else "closed its output")
-        assert line is not None
+            self._fail(process, "stopped reading its input (crash)")
+
+    def _read(self, process: Child, schema: str, seq: int | None, deadline: float) -> dict[str, Any]:
         try:
-            reply = json.loads(line)
-        except json.JSONDecodeError:
-            self._fail(process, "wrote a line that is not JSON (garbage)", line)
-        if not isinstance(reply, dict):
-            self._fail(process, "wrote JSON that is not an object", line)
+            line = process.receive(deadline)
+        except TimeoutError:
+            self._fail(process, f"no reply within {self.timeout:g}s (hang)", bytes(process.pending[:300]))
+        except LineTooLong as err:
+            self._fail(process, f"wrote {err} (raise the limit with --max-line)", bytes(process.pending[:300]))
+        if line is None:
+            process.kill()
+            self._fail(process, "exited (crash)" if process.proc.returncode else "closed its output")
+        reply = self._parse(process, line)
         if seq is not None and reply.get("seq") != seq:
             self._fail(process, f"replied with seq {reply.get('seq')!r} to request seq {seq}", line)
         problem = schema_problem(schema, reply) if self.validate or not _looks_right(schema, reply) else None
         if problem:
             self._fail(process, f"reply breaks the protocol schema: {problem}", line)
-        result: dict[str, Any] = reply
-        return result
+        return reply
+
+    def _parse(self, process: Child, line: bytes) -> dict[str, Any]:
+        reply, fault = parse_line(line)
+        if fault:
+            self._fail(process, fault, line)
+        assert reply is not None
+        return reply
 
     def _request(self, message: dict[str, Any], schema: str) -> dict[str, Any]:
         process = self._ensure()
         self.seq += 1
         message = {**message, "seq": self.seq}
-        try:
-            process.send(message)
-        except (BrokenPipeError, OSError):
-            self._fail(process, "stopped reading its input (crash)")
-        reply = self._read(process, schema, self.seq)
+        deadline = time.monotonic() + self.timeout
+        self._send(process, message, deadline)
+        reply = self._read(process, schema, self.seq, deadline)
         if "skipped" in reply:
-            raise Skip(reply["skipped"].get("message", ""))
+            raise Skip(str(reply["skipped"].get("message", "")))
         if "errored" in reply:
             err = reply["errored"]
             if err.get("refused"):
-                raise RuleError(err.get("message", ""))
+                raise RuleError(str(err.get("message", "")))
             raise AdapterError(
                 f"implementation errored: {err.get('message', '')}", json.dumps(err.get("context", ""))[:500]
             )
@@ -214,16 +195,49 @@ class StdioAdapter:
         return str(self._request({"cmd": "message", "reason": reason, "lang": lang}, "message-reply")["text"])
 
     def close(self) -> None:
-        """Ask the process to stop; kill it if it lingers."""
-        if self.process is None:
+        """Ask the process to stop, give it a moment (at most 2 s) to exit, then kill its whole group."""
+        process, self.process = self.process, None
+        if process is None:
             return
-        try:
-            self.process.send({"cmd": "stop"})
-            self.process.proc.wait(timeout=2)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
-        self.process.kill()
-        self.process = None
+        grace = min(2.0, self.timeout)
+        if process.proc.poll() is None:
+            with contextlib.suppress(OSError, TimeoutError):
+                process.send(b'{"cmd": "stop"}\n', time.monotonic() + grace)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.proc.wait(timeout=grace)
+        process.kill()
+
+
+class _NonFinite(ValueError):
+    """NaN or an infinity in a reply (not JSON, though Python's json module reads it)."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NonFinite(name)
+
+
+def parse_line(line: bytes) -> tuple[dict[str, Any] | None, str | None]:
+    """A reply line read strictly: UTF-8, JSON without NaN or Infinity, no lone surrogates, an object.
+
+    Returns the object and None, or None and the fault in words.
+    """
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return None, f"wrote bytes that are not UTF-8 (byte {err.start} of the line)"
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except _NonFinite as err:
+        return None, f"wrote {err} in a reply, which JSON does not allow"
+    except (ValueError, RecursionError):
+        return None, "wrote a line that is not JSON (garbage)"
+    if not isinstance(value, dict):
+        return None, "wrote JSON that is not an object"
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return None, "wrote a string holding a lone surrogate (an escape like \\ud800 that is no character)"
+    return value, None
 
 
 _KINDS = ("result", "skipped", "errored")

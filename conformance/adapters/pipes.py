@@ -1,0 +1,158 @@
+"""A child process spoken to over pipes, bounded in every dimension.
+
+- time: every exchange has a deadline that holds while data streams in (no read waits past it);
+- size: a reply line longer than ``max_line`` bytes is a fault, not a growing buffer;
+- stderr: read in blocks, in the same loop as stdout, into a ring keeping the last ``stderr_cap`` bytes;
+- processes: the child leads its own process group (session), and the whole group is killed;
+- descriptors: all three pipes are closed when the child is killed.
+
+A child that exits while a grandchild keeps its stdout open is noticed within ``POLL`` seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import subprocess
+import time
+
+MAX_LINE = 8 << 20  # bytes in one reply line
+STDERR_CAP = 64 << 10  # bytes of stderr kept (the tail)
+POLL = 0.05  # seconds between checks that the child still lives
+BLOCK = 1 << 16
+
+
+class LineTooLong(Exception):
+    """The child wrote more than ``max_line`` bytes without a newline."""
+
+
+class Tail:
+    """The last ``cap`` bytes written to a stream."""
+
+    def __init__(self, cap: int = STDERR_CAP) -> None:
+        self.cap = cap
+        self.data = bytearray()
+        self.dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        """Append, then forget what exceeds the cap (oldest first)."""
+        self.data += chunk
+        excess = len(self.data) - self.cap
+        if excess > 0:
+            del self.data[:excess]
+            self.dropped += excess
+
+    def text(self) -> str:
+        """The kept bytes as text (undecodable bytes replaced), saying how much was cut."""
+        kept = self.data.decode("utf-8", "replace").strip()
+        return f"[{self.dropped} earlier bytes cut]\n{kept}" if self.dropped and kept else kept
+
+
+class Child:
+    """A running child process with non-blocking pipes; stdin is written, stdout read by lines."""
+
+    def __init__(self, argv: list[str], max_line: int = MAX_LINE, stderr_cap: int = STDERR_CAP) -> None:
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+            close_fds=True,
+            start_new_session=True,
+        )
+        self.max_line = max_line
+        self.stderr = Tail(stderr_cap)
+        self.pending = bytearray()
+        self._scanned = 0
+        self._in, self._out, self._err = (_fileno(f) for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr))
+        self._reading = {self._out, self._err}
+        for fd in (self._in, self._out, self._err):
+            os.set_blocking(fd, False)
+
+    def send(self, data: bytes, deadline: float) -> None:
+        """Write all of ``data`` by ``deadline`` (TimeoutError), reading stdout and stderr meanwhile.
+
+        Raises BrokenPipeError when the child stopped reading its input.
+        """
+        view = memoryview(data)
+        while view:
+            readable, writable = self._wait(deadline, write=True)
+            self._drain(readable)
+            if writable:
+                with contextlib.suppress(BlockingIOError):
+                    view = view[os.write(self._in, view) :]
+
+    def receive(self, deadline: float) -> bytes | None:
+        """The next stdout line (without its newline); None when stdout ended or the child exited.
+
+        Raises TimeoutError at ``deadline`` and LineTooLong past ``max_line`` bytes.
+        """
+        while (line := self._line()) is None:
+            if self._out not in self._reading:
+                return None
+            readable, _ = self._wait(deadline, write=False)
+            self._drain(readable)
+            if not readable and self.proc.poll() is not None:
+                self._drain(select.select(list(self._reading), [], [], 0)[0])
+                return self._line()
+        return line
+
+    def _line(self) -> bytes | None:
+        cut = self.pending.find(b"\n", self._scanned)
+        if cut < 0:
+            self._scanned = len(self.pending)
+            if self._scanned > self.max_line:
+                raise LineTooLong(f"a reply line of more than {self.max_line} bytes")
+            return None
+        line = bytes(self.pending[:cut])
+        del self.pending[: cut + 1]
+        self._scanned = 0
+        return line
+
+    def _wait(self, deadline: float, write: bool) -> tuple[list[int], bool]:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        readable, writable, _ = select.select(list(self._reading), [self._in] if write else [], [], min(left, POLL))
+        if write and not writable and not readable and self.proc.poll() is not None:
+            raise BrokenPipeError
+        return readable, bool(writable)
+
+    def _drain(self, readable: list[int]) -> None:
+        for fd in readable:
+            try:
+                chunk = os.read(fd, BLOCK)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                self._reading.discard(fd)
+            elif fd == self._out:
+                self.pending += chunk
+            else:
+                self.stderr.add(chunk)
+
+    def kill(self) -> None:
+        """Kill the child's whole process group, reap the child, close every pipe."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self.close_pipes()
+
+    def close_pipes(self) -> None:
+        """Close stdin, stdout and stderr (idempotent)."""
+        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+
+
+def _fileno(pipe: object) -> int:
+    fileno = getattr(pipe, "fileno", None)
+    assert fileno is not None
+    number: int = fileno()
+    return number
