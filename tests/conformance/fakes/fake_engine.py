@@ -1,78 +1,180 @@
 """A misbehaving stdio implementation: crescent_ref's Server with one fault, for the runner's tests.
 
 Usage: ``python fake_engine.py MODE N FLAG``. The process answers like ``crescent-ref serve``
-except once: at the Nth ``act`` (or, for ``refuse`` and ``skip``, the Nth ``new_game``) of a
-process, and only while the file FLAG does not exist, it creates FLAG and misbehaves as MODE says.
-A restarted process finds FLAG and behaves, so only one scenario of a run is affected.
+except once: at the Nth ``act`` (or, for ``refuse`` and ``skip``, the Nth ``new_game``; for the
+``hs-`` modes, the handshake) of a process, and only while the file FLAG does not exist, it
+creates FLAG and misbehaves as MODE says. A restarted process finds FLAG and behaves, so only one
+scenario of a run is affected. Every start appends the process id to FLAG + ``.starts``.
 
-Modes: crash (a line on stderr, exit 3), hang (sleep 60 s), garbage (a non-JSON line instead of
-the reply), wrong-seq, bad-schema (``accepted`` as a string), stdout-log (a log line on stdout
-before the reply), refuse (``errored`` with ``refused: true``), skip (``skipped``).
+``MODES`` maps every mode to what it does; the hostile-adapter tests take their list from it.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from crescent_ref.serve import Server
 
-ACT_FAULTS = ("crash", "hang", "garbage", "wrong-seq", "bad-schema", "stdout-log")
+Request = dict[str, Any]
+Fault = Callable[[Request, dict[str, Any]], "dict[str, Any] | bytes | None"]
+
+
+def say(data: str | bytes) -> None:
+    """Write one line on stdout (bytes as they are)."""
+    raw = data if isinstance(data, bytes) else data.encode("utf-8")
+    sys.stdout.buffer.write(raw + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def crash(request: Request, reply: dict[str, Any]) -> None:
+    print("fake-engine: crashing on purpose", file=sys.stderr, flush=True)
+    os._exit(3)
+
+
+def exit_quietly(request: Request, reply: dict[str, Any]) -> None:
+    os._exit(0)
+
+
+def hang(request: Request, reply: dict[str, Any]) -> None:
+    time.sleep(60)
+
+
+def endless(request: Request, reply: dict[str, Any]) -> None:
+    """Output without a newline, forever."""
+    block = b"x" * 65536
+    while True:
+        sys.stdout.buffer.write(block)
+        sys.stdout.buffer.flush()
+
+
+def trickle(request: Request, reply: dict[str, Any]) -> None:
+    """A byte every 50 ms and never a newline: the deadline must hold while data streams in."""
+    while True:
+        sys.stdout.buffer.write(b"{")
+        sys.stdout.buffer.flush()
+        time.sleep(0.05)
+
+
+def huge_stderr(request: Request, reply: dict[str, Any]) -> dict[str, Any]:
+    """20 MB on stderr, then the right reply (a chatty implementation is no fault)."""
+    line = b"fake-engine chatter " + b"." * 1000 + b"\n"
+    for _ in range(20_000):
+        sys.stderr.buffer.write(line)
+    sys.stderr.buffer.write(b"fake-engine: last words\n")
+    sys.stderr.buffer.flush()
+    return reply
+
+
+def orphan(request: Request, reply: dict[str, Any]) -> None:
+    """Start a grandchild that sleeps (its pid in FLAG.orphan), then crash."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], stdout=subprocess.DEVNULL)
+    Path(sys.argv[3] + ".orphan").write_text(str(child.pid))
+    os._exit(3)
+
+
+def pipe_held(request: Request, reply: dict[str, Any]) -> None:
+    """Start a grandchild that keeps stdout and stderr open, then exit."""
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    os._exit(4)
+
+
+def half_line(request: Request, reply: dict[str, Any]) -> None:
+    """Half a reply, no newline, and exit."""
+    sys.stdout.buffer.write(b'{"seq": 1, "res')
+    sys.stdout.buffer.flush()
+    os._exit(5)
+
+
+def stderr_flood(request: Request, reply: dict[str, Any]) -> None:
+    """20 MB on stderr, then a crash: the report keeps only the tail."""
+    huge_stderr(request, reply)
+    os._exit(3)
+
+
+def _line(data: bytes) -> Fault:
+    def fault(request: Request, reply: dict[str, Any]) -> bytes:
+        return data.replace(b"SEQ", json.dumps(request.get("seq")).encode())
+
+    return fault
+
+
+def _bent(change: Callable[[Request, dict[str, Any]], dict[str, Any]]) -> Fault:
+    def fault(request: Request, reply: dict[str, Any]) -> dict[str, Any]:
+        return change(request, reply)
+
+    return fault
+
+
+def stdout_log(request: Request, reply: dict[str, Any]) -> dict[str, Any]:
+    say(f"fake-engine log: applying {request.get('action')}")
+    return reply
+
+
+MODES: dict[str, Fault] = {
+    "crash": crash,
+    "exit-0": exit_quietly,
+    "hang": hang,
+    "garbage": _line(b"%%% this is no JSON %%%"),
+    "wrong-seq": _bent(lambda q, r: {**r, "seq": int(q.get("seq") or 0) + 1000}),
+    "bad-schema": _bent(lambda q, r: {**r, "result": {**r["result"], "accepted": "yes"}}),
+    "stdout-log": stdout_log,
+    "not-object": _line(b"[1, 2, 3]"),
+    "nan": _line(b'{"seq": SEQ, "result": {"accepted": NaN, "state": {}}}'),
+    "infinity": _line(b'{"seq": SEQ, "result": {"accepted": true, "score": -Infinity, "state": {}}}'),
+    "lone-surrogate": _line(b'{"seq": SEQ, "result": {"accepted": true, "reason": "\\ud800", "state": {}}}'),
+    "non-utf8": _line(b'{"seq": SEQ, "result": {"accepted": true, "reason": "\xff\xfe", "state": {}}}'),
+    "deep": _line(b"[" * 100_000 + b"]" * 100_000),
+    "huge-line": _line(b'{"seq": SEQ, "pad": "' + b"y" * (2 << 20) + b'"}'),
+    "endless": endless,
+    "trickle": trickle,
+    "half-line": half_line,
+    "huge-stderr": huge_stderr,
+    "stderr-flood": stderr_flood,
+    "orphan": orphan,
+    "pipe-held": pipe_held,
+    "refuse": _bent(lambda q, r: {"seq": q.get("seq"), "errored": {"message": "the fake refuses this position",
+                                                                     "refused": True}}),
+    "skip": _bent(lambda q, r: {"seq": q.get("seq"), "skipped": {"message": "the fake does not play this one"}}),
+}
 START_FAULTS = ("refuse", "skip")
-MODES = ACT_FAULTS + START_FAULTS
+HANDSHAKE = {
+    "hs-" + name: MODES[name]
+    for name in ("crash", "exit-0", "hang", "garbage", "not-object", "nan", "non-utf8", "endless", "pipe-held")
+}
+HANDSHAKE["hs-version"] = _bent(lambda q, r: {**r, "version": 2})
+HANDSHAKE["hs-no-implementation"] = _bent(lambda q, r: {"version": 1})
+MODES.update(HANDSHAKE)
 
 
-def say(text: str) -> None:
-    """Write one line on stdout."""
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-
-
-def misbehave(mode: str, request: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any] | None:
-    """The faulty reply for ``mode`` (None: nothing more to write)."""
-    if mode == "crash":
-        print("fake-engine: crashing on purpose", file=sys.stderr, flush=True)
-        sys.exit(3)
-    if mode == "hang":
-        time.sleep(60)
-    if mode == "garbage":
-        say("%%% this is no JSON %%%")
-        return None
-    if mode == "stdout-log":
-        say(f"fake-engine log: applying {request.get('action')}")
-        return reply
-    return _bent(mode, request, reply)
-
-
-def _bent(mode: str, request: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
-    seq = request.get("seq")
-    if mode == "wrong-seq":
-        return {**reply, "seq": int(seq or 0) + 1000}
-    if mode == "bad-schema":
-        return {**reply, "result": {**reply["result"], "accepted": "yes"}}
-    if mode == "refuse":
-        return {"seq": seq, "errored": {"message": "the fake refuses this position", "refused": True}}
-    return {"seq": seq, "skipped": {"message": "the fake does not play this one"}}
+def trigger(mode: str) -> str:
+    """The request a mode faults on."""
+    return "start" if mode.startswith("hs-") else "new_game" if mode in START_FAULTS else "act"
 
 
 def serve(mode: str, nth: int, flag: Path) -> int:
     """Answer requests on stdin until ``stop``, with the one fault."""
     server, seen = Server(), Counter[str]()
-    trigger = "new_game" if mode in START_FAULTS else "act"
     for line in sys.stdin:
         request = json.loads(line)
         seen[str(request.get("cmd"))] += 1
-        reply = server.handle(request)
+        reply: dict[str, Any] | bytes | None = server.handle(request)
         if reply is None:
             return 0
-        if request.get("cmd") == trigger and seen[trigger] == nth and not flag.exists():
+        if request.get("cmd") == trigger(mode) and seen[trigger(mode)] == nth and not flag.exists():
             flag.touch()
-            reply = misbehave(mode, request, reply)
-        if reply is not None:
+            assert isinstance(reply, dict)
+            reply = MODES[mode](request, reply)
+        if isinstance(reply, bytes):
+            say(reply)
+        elif reply is not None:
             say(json.dumps(reply, ensure_ascii=False))
     return 0
 
@@ -83,7 +185,8 @@ def main(argv: list[str]) -> int:
     if mode not in MODES:
         print(f"fake_engine: unknown mode {mode!r}; known: {', '.join(MODES)}", file=sys.stderr)
         return 2
-    sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+    with open(str(flag) + ".starts", "a", encoding="utf-8") as starts:
+        starts.write(f"{os.getpid()}\n")
     sys.stdin.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
     return serve(mode, nth, flag)
 
