@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from fakes.fake_engine import HANDSHAKE, MODES
-from harness import PYTHON, Pair, fake_command, pairs
+from harness import Pair, fake_command, pairs
 
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.adapters.stdio import StdioAdapter
