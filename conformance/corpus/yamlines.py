@@ -1,4 +1,8 @@
-"""Load YAML while remembering the line of every node, so errors can name file and line."""
+"""Load YAML while remembering the line of every node, so errors can name file and line.
+
+Aliases (``*name``) are read, but the expanded document may hold at most ``MAX_NODES`` nodes:
+a kilobyte of nested aliases would otherwise expand to gigabytes (a "billion laughs").
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import yaml
 from crescent_ref.errors import ScenarioError
 
 JsonPath = tuple[str | int, ...]
+MAX_NODES = 100_000  # nodes of one expanded document (the largest corpus file has about 2,400)
 _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
 
 
@@ -30,36 +35,53 @@ class Located:
 
 
 def load(path: Path) -> Located:
-    """Parse ``path``; a YAML syntax error or a duplicate key raises ScenarioError with its line."""
-    text = path.read_text(encoding="utf-8")
+    """Parse ``path``; ScenarioError (with the line where known) for an unreadable file, bad YAML,
+    an alias or a duplicate key."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScenarioError(str(path), None, "", f"cannot read the file: {err}") from None
     try:
         node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as err:
         line = err.problem_mark.line + 1 if err.problem_mark else None
         raise ScenarioError(str(path), line, "", f"YAML syntax: {err.problem}") from None
+    except (yaml.YAMLError, RecursionError) as err:
+        raise ScenarioError(str(path), None, "", f"YAML: {str(err)[:200]}") from None
     lines: dict[JsonPath, int] = {}
-    data = _convert(node, (), lines, str(path)) if node is not None else None
+    data = _convert(node, (), lines, str(path), [0]) if node is not None else None
     return Located(str(path), data, lines)
 
 
 _constructor = yaml.constructor.SafeConstructor()
 
 
-def _convert(node: yaml.Node, path: JsonPath, lines: dict[JsonPath, int], file: str) -> Any:
+def _convert(node: yaml.Node, path: JsonPath, lines: dict[JsonPath, int], file: str, seen: list[int]) -> Any:
+    """The value of ``node``; ``seen[0]`` counts the nodes expanded so far (an alias's again)."""
+    seen[0] += 1
+    if seen[0] > MAX_NODES:
+        where = "/".join(str(p) for p in path)
+        line = lines.get(path[:-1], node.start_mark.line + 1)  # the container (an alias's node is the anchor's)
+        raise ScenarioError(file, line, where, f"more than {MAX_NODES} values once aliases are expanded")
     lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
-        return _mapping(node, path, lines, file)
+        return _mapping(node, path, lines, file, seen)
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, (*path, i), lines, file) for i, item in enumerate(node.value)]
-    return _constructor.construct_object(node, deep=True)
+        return [_convert(item, (*path, i), lines, file, seen) for i, item in enumerate(node.value)]
+    try:
+        return _constructor.construct_object(node, deep=True)
+    except (yaml.YAMLError, ValueError, OverflowError) as err:
+        raise ScenarioError(file, node.start_mark.line + 1, "/".join(str(p) for p in path), str(err)[:200]) from None
 
 
-def _mapping(node: yaml.MappingNode, path: JsonPath, lines: dict[JsonPath, int], file: str) -> dict[str, Any]:
+def _mapping(
+    node: yaml.MappingNode, path: JsonPath, lines: dict[JsonPath, int], file: str, seen: list[int]
+) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key_node, value_node in node.value:
-        key = str(_constructor.construct_object(key_node, deep=True))
+        key = str(_convert(key_node, (*path, "(key)"), {}, file, seen))
         if key in result:
             where = "/".join(str(p) for p in (*path, key))
             raise ScenarioError(file, key_node.start_mark.line + 1, where, f"duplicate key {key!r}")
-        result[key] = _convert(value_node, (*path, key), lines, file)
+        result[key] = _convert(value_node, (*path, key), lines, file, seen)
     return result

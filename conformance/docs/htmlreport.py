@@ -11,6 +11,7 @@ from typing import Any
 from conformance.docs.common import short_path
 from conformance.docs.html import page, raw, tag
 from conformance.docs.svg import changed_places, table_svg
+from conformance.files import check_writable, write_atomic
 from crescent_ref.errors import CrescentError, ScenarioError
 from crescent_ref.position import Position
 
@@ -155,5 +156,6 @@ def read_report(path: Path) -> dict[str, Any]:
 def write_html_report(source: Path, out: Path | None = None, replay: str | None = None) -> Path:
     """Render the JSON report ``source`` to ``out`` (default: the same name with .html); returns ``out``."""
     target = out or source.with_suffix(".html")
-    target.write_text(render_report(read_report(source), replay), encoding="utf-8")
+    check_writable(target, "--out")
+    write_atomic(target, render_report(read_report(source), replay))
     return target

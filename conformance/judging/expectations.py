@@ -12,12 +12,14 @@ A listed scenario is an expected failure; if it passes, the run says so and fail
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from conformance.corpus.scenarios import Scenario
+from conformance.corpus.yamlines import load
+from conformance.files import write_atomic
 from crescent_ref.errors import ScenarioError
 
 
@@ -26,25 +28,48 @@ class Expectations:
     """Known deviations keyed by ``id`` or ``id[profile]``."""
 
     deviations: dict[str, str] = field(default_factory=dict)
+    file: str = ""
+    lines: dict[str, int] = field(default_factory=dict)
 
     def reason_for(self, scenario_id: str, profile: str) -> str | None:
         """Why this scenario-in-profile is expected to fail, or None."""
         return self.deviations.get(f"{scenario_id}[{profile}]", self.deviations.get(scenario_id))
 
 
+    def unknown(self, scenarios: Iterable[Scenario]) -> list[ScenarioError]:
+        """An error for every key naming no scenario of ``scenarios`` (or a profile it does not run in)."""
+        profiles = {sc.id: sc.profiles for sc in scenarios}
+        return [
+            ScenarioError(self.file, self.lines.get(key), f"deviations/{key}", why)
+            for key in self.deviations
+            if (why := _unknown(key, profiles))
+        ]
+
+
+def _unknown(key: str, profiles: dict[str, tuple[str, ...]]) -> str:
+    scenario_id, bracket, profile = key.partition("[")
+    if scenario_id not in profiles:
+        return f"no scenario has the id {scenario_id!r}"
+    if bracket and profile.rstrip("]") not in profiles[scenario_id]:
+        return f"scenario {scenario_id} does not run in profile {profile.rstrip(']')!r}"
+    return ""
+
+
 def load_expectations(path: str | Path | None) -> Expectations:
-    """Read an expectations file (none given: no deviations); a malformed file is a ScenarioError."""
+    """Read an expectations file (none given: no deviations).
+
+    Raises:
+        ScenarioError: the file cannot be read, is not YAML, holds aliases, or is not ``deviations: {id: why}``.
+    """
     if not path:
         return Expectations()
-    file = Path(path)
-    try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as err:
-        raise ScenarioError(str(file), None, "", f"cannot read expectations: {err}") from None
-    deviations = data.get("deviations") if isinstance(data, dict) else None
+    doc = load(Path(path))
+    deviations = doc.data.get("deviations") if isinstance(doc.data, dict) else None
     if not isinstance(deviations, dict):
-        raise ScenarioError(str(file), None, "$.deviations", "expected a mapping 'deviations: {id: why}'")
-    return Expectations({str(k): str(v) for k, v in deviations.items()})
+        why = "expected a mapping 'deviations: {id: why}'"
+        raise ScenarioError(doc.file, doc.line(("deviations",)), "deviations", why)
+    lines = {str(k): doc.line(("deviations", k)) for k in deviations}
+    return Expectations({str(k): str(v or "") for k, v in deviations.items()}, doc.file, lines)
 
 
 def write_expectations(path: Path, records: list[dict[str, Any]]) -> None:
@@ -54,9 +79,7 @@ def write_expectations(path: Path, records: list[dict[str, Any]]) -> None:
     lines += [f"  {r['id']}[{r['profile']}]: {json_str(_why(r))}" for r in bad]
     if not bad:
         lines[-1] = "deviations: {}"
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, "\n".join(lines) + "\n")
 
 
 def _why(record: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 import conformance
 from conformance.adapter import Info
+from conformance.files import write_atomic
 from conformance.judging.runner import Result
 from crescent_ref.position import FIELDS
 
@@ -122,15 +123,13 @@ def report_header_records(records: list[dict[str, Any]], complete: bool) -> dict
 
 
 def write_records(path: Path, header: dict[str, Any], records: list[dict[str, Any]]) -> None:
-    """Write the JSON report atomically (a temporary file renamed into place)."""
+    """Write the JSON report atomically (a uniquely named temporary file renamed into place)."""
     body = {
         **header,
         "summary": dict(Counter(r["verdict"] for r in records)),
         "results": [{k: v for k, v in r.items() if k != "implementation"} for r in records],
     }
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(body, ensure_ascii=False, indent=1), encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, json.dumps(body, ensure_ascii=False, indent=1))
 
 
 def write_report(path: Path, header: dict[str, Any], results: Iterable[Result]) -> None:
