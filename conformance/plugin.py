@@ -16,12 +16,15 @@ from typing import Any
 import pytest
 
 from conformance.adapter import Adapter, AdapterError, Info
+from conformance.adapters.pipes import MAX_LINE
 from conformance.adapters.session import make_adapter
-from conformance.corpus.load import load_corpus
+from conformance.corpus.load import load_files
 from conformance.corpus.scenarios import Scenario
+from conformance.files import OutputPathError, check_writable
 from conformance.judging.expectations import Expectations, load_expectations, write_expectations
 from conformance.judging.report import area_summary_records, format_failure, report_header_records, write_records
 from conformance.judging.runner import Result, run_scenario
+from crescent_ref.errors import CrescentError
 
 OPTIONS = {
     "impl": "implementation in-process: 'reference' or module:factory",
@@ -32,6 +35,7 @@ OPTIONS = {
     "report": "write the JSON report to this file",
     "scenarios": "extra scenario folders (comma-separated)",
     "timeout": "seconds per stdio request (default 10)",
+    "max_line": "longest stdio reply line in bytes (default 8 MiB); a longer one is a fault",
     "fuzz": "also play N differential games per profile against the reference (0 = off)",
     "fuzz_steps": "most actions per differential game (default 50)",
     "fuzz_seed": "seed of the differential games (default 0: the same games every run)",
@@ -60,6 +64,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(
         "crescent_validate_protocol", "check every stdio message against the schema", type="bool", default=False
     )
+    group.addoption(
+        "--crescent-allow-empty",
+        dest="crescent_allow_empty",
+        action="store_true",
+        default=None,
+        help="exit 0 even when every scenario was skipped",
+    )
+    parser.addini("crescent_allow_empty", "exit 0 even when every scenario was skipped", type="bool", default=False)
 
 
 def option(config: pytest.Config, name: str) -> Any:
@@ -107,9 +119,9 @@ class ScenarioItem(pytest.Item):
         adapter = self.config.stash[_ADAPTER]
         try:
             info = _info(self.config)
-        except AdapterError as err:
+        except Exception as err:  # an adapter fault (a stdio handshake, or an in-process adapter's exception)
             info = Info("?", "?", "?", ())
-            self.result = Result(self.scenario, self.profile, "errored", f"handshake failed: {err}")
+            self.result = Result(self.scenario, self.profile, "errored", _handshake_fault(err))
         else:
             self.result = run_scenario(adapter, info, self.scenario, self.profile)
         self.user_properties.append(("crescent", json.dumps(_record(self.result, info))))
@@ -155,10 +167,24 @@ def _impl_label(config: pytest.Config) -> str:
 
 
 def _info(config: pytest.Config) -> Info:
-    """The adapter's handshake answer, asked once per process."""
+    """The adapter's handshake answer, asked once per process (a failure too: it is not retried)."""
+    if _HANDSHAKE in config.stash:
+        raise config.stash[_HANDSHAKE]
     if _INFO not in config.stash:
-        config.stash[_INFO] = config.stash[_ADAPTER].info()
+        try:
+            config.stash[_INFO] = config.stash[_ADAPTER].info()
+        except Exception as err:
+            config.stash[_HANDSHAKE] = err
+            raise
     return config.stash[_INFO]
+
+
+def _handshake_fault(err: Exception) -> str:
+    text = str(err) if isinstance(err, AdapterError) else f"{type(err).__name__}: {err}"
+    return text if text.startswith("handshake failed") else f"handshake failed: {text}"
+
+
+_HANDSHAKE = pytest.StashKey[Exception]()
 
 
 def _record(result: Result, info: Info) -> dict[str, Any]:
@@ -177,17 +203,45 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     from conformance.adapters.stdio import StdioAdapter
 
+    timeout, max_line = _number(config, "timeout", float, 10.0), _number(config, "max_line", int, MAX_LINE)
+    _check_outputs(config)
     try:
-        adapter = make_adapter(option(config, "impl"), option(config, "cmd"), float(option(config, "timeout") or 10))
-    except (ImportError, AttributeError, ValueError) as err:
+        adapter = make_adapter(option(config, "impl"), option(config, "cmd"), timeout)
+    except Exception as err:  # the user's module or factory: a usage error, not a crash of pytest
         raise pytest.UsageError(f"--crescent-impl {option(config, 'impl')!r}: cannot load the adapter: {err}") from None
     if isinstance(adapter, StdioAdapter):
         adapter.validate = bool(option(config, "validate_protocol"))
+        adapter.max_line = max_line
     config.stash[_ADAPTER] = adapter
     config.stash[_RECORDS] = Records()
     config.pluginmanager.register(config.stash[_RECORDS], "crescent-records")
     for area in _areas():
         config.addinivalue_line("markers", f"{area.replace('-', '_')}: scenarios of rule area {area}")
+
+
+def _number(config: pytest.Config, name: str, kind: type[float] | type[int], default: float) -> Any:
+    """A positive number option; UsageError naming that option otherwise."""
+    value = option(config, name)
+    if value in (None, ""):
+        return default
+    try:
+        number = kind(value)
+    except ValueError:
+        number = 0
+    if number <= 0:
+        flag = "--crescent-" + name.replace("_", "-")
+        raise pytest.UsageError(f"{flag} {value!r}: expected a positive number")
+    return number
+
+
+def _check_outputs(config: pytest.Config) -> None:
+    """Output files must be writable before the run starts, not found out after it."""
+    for name in ("report", "write_expectations"):
+        if option(config, name):
+            try:
+                check_writable(Path(option(config, name)), "--crescent-" + name.replace("_", "-"))
+            except OutputPathError as err:
+                raise pytest.UsageError(str(err)) from None
 
 
 def _areas() -> list[str]:
@@ -212,9 +266,14 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     extra = [Path(p) for p in _split(option(config, "scenarios"))]
     by_file: dict[str, list[Scenario]] = {}
-    for sc in load_corpus(extra):
-        by_file.setdefault(sc.file, []).append(sc)
-    expectations = load_expectations(option(config, "expectations"))
+    broken = False
+    for path, loaded in load_files(extra):
+        if isinstance(loaded, CrescentError):
+            broken = True
+            _collect_error(session, path, loaded)
+        else:
+            by_file[str(path)] = loaded
+    expectations = _expectations(config, [sc for scs in by_file.values() for sc in scs], check=not broken)
     for file, scenarios in by_file.items():
         node = ScenarioFile.from_parent(session, path=Path(file), nodeid=f"crescent/{Path(file).name}")
         node.scenarios = scenarios
@@ -230,6 +289,24 @@ def _add_logs(session: pytest.Session, config: pytest.Config, items: list[pytest
     for node, new in log_items(session, [Path(p) for p in _split(option(config, "logs"))]):
         config.hook.pytest_collectreport(report=pytest.CollectReport(node.nodeid, "passed", None, list(new)))
         items.extend(new)
+
+
+def _collect_error(session: pytest.Session, file: Path, err: CrescentError) -> None:
+    """A broken scenario file is a collection error naming file, line and what is wrong."""
+    report = pytest.CollectReport(f"crescent/{file.name}", "failed", str(err), [])
+    session.config.hook.pytest_collectreport(report=report)
+
+
+def _expectations(config: pytest.Config, scenarios: list[Scenario], check: bool) -> Expectations:
+    """The expectations file; a malformed one, or one naming unknown scenarios, is a usage error."""
+    try:
+        expectations = load_expectations(option(config, "expectations"))
+    except CrescentError as err:
+        raise pytest.UsageError(f"--crescent-expectations: {err}") from None
+    unknown = expectations.unknown(scenarios) if check else []
+    if unknown:
+        raise pytest.UsageError("--crescent-expectations names unknown scenarios:\n" + "\n".join(map(str, unknown)))
+    return expectations
 
 
 def _announce(
@@ -294,10 +371,12 @@ def _expect(item: pytest.Item, expectations: Expectations) -> None:
 
 
 class Records:
-    """The scenario records of this session (from this process or from xdist workers)."""
+    """The scenario records of this session (from this process or from xdist workers), and how many were due."""
 
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
+        self.planned: int | None = None
+        self.notes: list[str] = []
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Keep one record per item: from setup when it ended there, else from call."""
@@ -306,27 +385,82 @@ class Records:
             if name == "crescent" and keep:
                 self.records.append(json.loads(str(value)))
 
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """The selected scenario items (after -k, -m, --lf, --sw deselection), when collected here."""
+        if not hasattr(session.config, "workerinput") and session.items:
+            self.planned = sum(isinstance(item, ScenarioItem) for item in session.items)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """Under xdist the workers collect; every worker collects the same items."""
+        self.planned = sum(i.startswith("crescent/") and "::fuzz[" not in i for i in ids)
+
 
 _RECORDS = pytest.StashKey[Records]()
 
 
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    """Per rule area counts; then write the JSON report and the expectations file if asked."""
-    if not active(config) or not config.stash[_RECORDS].records:
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Write the JSON report and the expectations file; fail a run where nothing was judged."""
+    config = session.config
+    if not active(config) or hasattr(config, "workerinput") or _RECORDS not in config.stash:
         return
-    records = sorted(config.stash[_RECORDS].records, key=lambda r: (r["file"], r["line"], r["profile"]))
-    terminalreporter.write_sep("=", "Crescent conformance by rule area")
-    for line in area_summary_records(records):
-        terminalreporter.write_line(line)
-    complete = not (
+    if config.option.collectonly:
+        return
+    store = config.stash[_RECORDS]
+    records = sorted(store.records, key=lambda r: (r["file"], r["line"], r["profile"]))
+    finished = _finished(session, exitstatus, store, records)
+    complete = finished and not _selected(config)
+    if option(config, "report"):
+        header = {**report_header_records(records, complete), "planned": store.planned}
+        write_records(Path(option(config, "report")), header, records)
+    if option(config, "write_expectations"):
+        if finished:
+            write_expectations(Path(option(config, "write_expectations")), records)
+        else:
+            store.notes.append("expectations file NOT written: the run did not finish (interrupted or stopped early)")
+    _judge_emptiness(session, config, store, records)
+
+
+def _finished(session: pytest.Session, exitstatus: int, store: Records, records: list[dict[str, Any]]) -> bool:
+    """Every selected scenario ran: no interrupt, no early stop (-x, --maxfail, --sw), no record missing."""
+    stopped = exitstatus == pytest.ExitCode.INTERRUPTED or session.shouldstop or session.shouldfail
+    return not stopped and (store.planned is None or len(records) >= store.planned)
+
+
+def _selected(config: pytest.Config) -> bool:
+    """The run was asked for a part of the corpus (-k, -m, a profile, --lf, --sw, deselection)."""
+    terminal = config.pluginmanager.get_plugin("terminalreporter")
+    deselected = bool(terminal is not None and terminal.stats.get("deselected"))
+    return bool(
         config.getoption("keyword")
         or config.getoption("markexpr")
         or option(config, "profile")
-        or config.getoption("maxfail")
         or config.getoption("lf", False)
-        or terminalreporter.stats.get("deselected")
+        or config.getoption("stepwise", False)
+        or deselected
     )
-    if option(config, "report"):
-        write_records(Path(option(config, "report")), report_header_records(records, complete), records)
-    if option(config, "write_expectations"):
-        write_expectations(Path(option(config, "write_expectations")), records)
+
+
+def _judge_emptiness(
+    session: pytest.Session, config: pytest.Config, store: Records, records: list[dict[str, Any]]
+) -> None:
+    """A run where every scenario was skipped judged nothing: exit 1 (unless --crescent-allow-empty)."""
+    if session.exitstatus != pytest.ExitCode.OK or option(config, "allow_empty") or not records:
+        return
+    if all(r["verdict"] == "skipped" for r in records):
+        store.notes.append(f"all {len(records)} scenarios were skipped: nothing was judged (--crescent-allow-empty)")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Per rule area counts, and what the session end decided (files not written, an empty run)."""
+    if not active(config) or _RECORDS not in config.stash:
+        return
+    store = config.stash[_RECORDS]
+    if store.records:
+        terminalreporter.write_sep("=", "Crescent conformance by rule area")
+        for line in area_summary_records(store.records):
+            terminalreporter.write_line(line)
+    for note in store.notes:
+        terminalreporter.write_line(f"crescent: {note}", red=True)

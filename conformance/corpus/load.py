@@ -16,7 +16,7 @@ import jsonschema
 
 from conformance.corpus.scenarios import Citation, Expect, Scenario, Step
 from conformance.corpus.yamlines import JsonPath, Located, load
-from crescent_ref.errors import ScenarioError
+from crescent_ref.errors import CrescentError, ScenarioError
 from crescent_ref.spec_files import spec_dir
 
 
@@ -139,6 +139,25 @@ def load_corpus(extra: Iterable[Path] = ()) -> list[Scenario]:
         scenarios.extend(read_file(path))
     _check_unique(scenarios)
     return scenarios
+
+
+def load_files(extra: Iterable[Path] = ()) -> list[tuple[Path, list[Scenario] | CrescentError]]:
+    """Every scenario file with its scenarios, or with the error that keeps it from loading.
+
+    A file reusing an id of an earlier file is such an error; the other files still load.
+    """
+    loaded: list[tuple[Path, list[Scenario] | CrescentError]] = []
+    seen: dict[str, Scenario] = {}
+    for path in scenario_files(corpus_dirs(extra)):
+        try:
+            scenarios = read_file(path)
+            _check_unique([*seen.values(), *scenarios])
+        except CrescentError as err:
+            loaded.append((path, err))
+            continue
+        seen.update((sc.id, sc) for sc in scenarios)
+        loaded.append((path, scenarios))
+    return loaded
 
 
 def _check_unique(scenarios: list[Scenario]) -> None:
