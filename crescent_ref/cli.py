@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crescent_ref.actions import Action, place_text
-from crescent_ref.errors import CrescentError
+from crescent_ref.exits import Parser, guarded
 from crescent_ref.game import Game, Outcome
 from crescent_ref.messages import LANGUAGES, message
 from crescent_ref.position import Position
@@ -230,7 +230,7 @@ def run_serve() -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, one subparser per entry of COMMANDS."""
-    parser = argparse.ArgumentParser(prog="crescent-ref", description="Crescent reference engine.")
+    parser = Parser(prog="crescent-ref", description="Crescent reference engine.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, command in COMMANDS.items():
         command.configure(sub.add_parser(name, help=command.help, description=command.help))
@@ -238,16 +238,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run ``crescent-ref``; returns the exit code (0 done, 1 an action refused, 2 bad input)."""
+    """Run ``crescent-ref``; returns the exit code (0 done, 1 an action refused, 2 bad input; crescent_ref.exits)."""
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:
         return stop.code if isinstance(stop.code, int) else BAD_INPUT
-    try:
-        return COMMANDS[args.command].run(args)
-    except CrescentError as err:
-        print(f"crescent-ref: {err}", file=sys.stderr)
-        return BAD_INPUT
+    return guarded("crescent-ref", lambda: COMMANDS[args.command].run(args))
 
 
 if __name__ == "__main__":

@@ -8,14 +8,23 @@ from typing import Any
 
 from conformance.adapter import Adapter
 from conformance.corpus.scenarios import Scenario
+from crescent_ref.errors import CrescentError
+from crescent_ref.profiles import get_profile
 
 
-def make_adapter(impl: str | None = None, cmd: str | None = None, timeout: float = 10.0) -> Adapter:
+class SelectionError(CrescentError):
+    """A selection naming what does not exist (a profile, a scenario id), or matching nothing."""
+
+
+def make_adapter(
+    impl: str | None = None, cmd: str | None = None, timeout: float = 10.0, max_line: int | None = None
+) -> Adapter:
     """``reference``, ``module:factory`` (in-process) or a command line (stdio)."""
     if cmd:
+        from conformance.adapters.pipes import MAX_LINE
         from conformance.adapters.stdio import StdioAdapter
 
-        return StdioAdapter(cmd, timeout=timeout)
+        return StdioAdapter(cmd, timeout=timeout, max_line=max_line or MAX_LINE)
     if impl in (None, "", "reference"):
         from conformance.adapters.reference import ReferenceAdapter
 
@@ -38,3 +47,13 @@ def plan(
         for p in sc.profiles
         if not wanted_profiles or p in wanted_profiles or p.split("+")[0] in wanted_profiles
     ]
+
+
+def check_selection(scenarios: Iterable[Scenario], profiles: Iterable[str] = (), ids: Iterable[str] = ()) -> None:
+    """Raise NotationError for an unknown profile, SelectionError for ids no scenario has."""
+    for name in profiles:
+        get_profile(name)
+    known = {sc.id for sc in scenarios}
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        raise SelectionError(f"--id: no scenario has the id(s) {', '.join(map(repr, unknown))}")

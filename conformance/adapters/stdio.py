@@ -55,6 +55,8 @@ class StdioAdapter:
         self, command: str, timeout: float = 10.0, validate: bool = False, max_line: int = MAX_LINE
     ) -> None:
         self.argv = shlex.split(command)
+        if not self.argv:
+            raise ValueError("the command line is empty")
         self.timeout = timeout
         self.validate = validate
         self.max_line = max_line

@@ -2,17 +2,18 @@
 
 Each subcommand is a module of this package holding a ``Command`` (name, help, arguments, run);
 ``COMMANDS`` lists them in the order ``--help`` shows. Adding a subcommand is a module and a line
-here. Exit codes: 0 all good, 1 the implementation deviates (or the check failed), 2 bad input.
+here. Exit codes: 0 all good, 1 the implementation deviates (or the check failed, or nothing was
+judged), 2 bad input; 130 interrupted, 70 a bug of the kit (crescent_ref.exits).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 
+from conformance.adapter import AdapterError
 from conformance.cli import check_log, corpus, docs, fuzz, perft, report, run, smoke, trace
 from conformance.cli.common import Command
-from crescent_ref.errors import CrescentError
+from crescent_ref.exits import FAILED, Parser, guarded
 
 COMMANDS: list[Command] = [
     run.COMMAND,
@@ -30,7 +31,7 @@ COMMANDS: list[Command] = [
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="crescent-conformance", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="crescent-conformance", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
         command.configure(sub.add_parser(command.name, help=command.help))
@@ -41,11 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     args = _parser().parse_args(argv)
     chosen = next(c for c in COMMANDS if c.name == args.command)
-    try:
-        return chosen.run(args)
-    except CrescentError as err:
-        print(f"crescent-conformance: {err}", file=sys.stderr)
-        return 2
+    return guarded("crescent-conformance", lambda: chosen.run(args), {AdapterError: FAILED})
 
 
 if __name__ == "__main__":

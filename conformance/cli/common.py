@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from conformance.adapters.pipes import MAX_LINE
+
 
 @dataclass(frozen=True)
 class Command:
@@ -29,7 +31,26 @@ def adapter_options(p: argparse.ArgumentParser) -> None:
     """--impl, --cmd, --timeout: which implementation a command talks to."""
     p.add_argument("--impl", default="reference", help="'reference' or module:factory (in-process)")
     p.add_argument("--cmd", help="command line of a stdio implementation")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds per request (stdio)")
+    p.add_argument("--timeout", type=positive(float), default=10.0, help="seconds per request (stdio)")
+    p.add_argument(
+        "--max-line", type=positive(int), default=MAX_LINE, help="longest reply line in bytes (stdio; default 8 MiB)"
+    )
+
+
+def positive(kind: type[float] | type[int]) -> Callable[[str], float]:
+    """An argparse type: a number above zero (NaN and infinity refused)."""
+
+    def read(text: str) -> float:
+        try:
+            number = kind(text)
+        except ValueError:
+            number = 0
+        if not 0 < number < float("inf"):
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        return number
+
+    read.__name__ = kind.__name__
+    return read
 
 
 def replay_name(args: argparse.Namespace) -> str:

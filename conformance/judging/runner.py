@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import traceback
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -74,9 +75,17 @@ def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str)
         return Result(
             scenario, profile, "errored", f"implementation's reply could not be read: {type(err).__name__}: {err}"
         )
+    except Exception as err:  # an in-process adapter's own exception (NotImplementedError, ...)
+        return Result(scenario, profile, "errored", f"implementation raised {type(err).__name__}: {err}{_where(err)}")
     verdict: Verdict = "failed" if failure else "passed"
     return Result(scenario, profile, verdict, failure=failure, seconds=time.perf_counter() - began,
                   unchecked=tuple(dict.fromkeys(unchecked)))
+
+
+def _where(err: BaseException) -> str:
+    """`` (at file:line)``: where an exception was raised."""
+    frames = traceback.extract_tb(err.__traceback__)
+    return f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
 
 
 def _play(adapter: Adapter, info: Info, scenario: Scenario, profile: str, unchecked: list[str]

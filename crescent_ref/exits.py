@@ -1,0 +1,81 @@
+"""One exception policy for the command-line tools: what reaches the user, and the exit code.
+
+- a user error (bad input, a bad option, a file that cannot be read or written): one line on
+  stderr, exit 2 (argparse's own errors too);
+- Ctrl-C: one line, exit 130; a closed pipe (``| head``): quiet, exit 141;
+- anything else is a bug of the kit: the traceback, a line asking for a report, exit 70.
+
+Each tool may add its own faults (the conformance kit: a misbehaving implementation, exit 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Callable, Mapping
+from typing import NoReturn
+
+from crescent_ref.errors import CrescentError
+
+OK, FAILED, BAD_INPUT, BUG, INTERRUPTED, BROKEN_PIPE = 0, 1, 2, 70, 130, 141
+REPORT_BUG = (
+    "this is a bug in the kit, not in your input: please report it with the command line and the traceback above"
+)
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (and exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(BAD_INPUT, f"{self.prog}: {message} (see --help)\n")
+
+
+def one_line(err: BaseException) -> str:
+    """An error's whole text on one line (its lines joined), with the file name for an OSError."""
+    if isinstance(err, OSError) and err.filename is not None:
+        return f"{err.strerror or type(err).__name__}: {err.filename!r}"
+    return " | ".join(line.strip() for line in str(err).splitlines() if line.strip()) or type(err).__name__
+
+
+def guarded(prog: str, run: Callable[[], int], faults: Mapping[type[BaseException], int] | None = None) -> int:
+    """``run()``'s exit code, with every exception turned into a line and an exit code as above."""
+    _tolerant_output()
+    try:
+        return run()
+    except BrokenPipeError:
+        _silence_stdout()
+        return BROKEN_PIPE
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except Exception as err:
+        return _report(prog, err, {**(faults or {}), CrescentError: BAD_INPUT, OSError: BAD_INPUT})
+
+
+def _report(prog: str, err: Exception, codes: Mapping[type[BaseException], int]) -> int:
+    code = next((c for kind, c in codes.items() if isinstance(err, kind)), None)
+    if code is None:
+        traceback.print_exc()
+        print(f"{prog}: {REPORT_BUG}", file=sys.stderr)
+        return BUG
+    print(f"{prog}: {one_line(err) if code == BAD_INPUT else err}", file=sys.stderr)
+    return code
+
+
+def _tolerant_output() -> None:
+    """Text that cannot be encoded (a lone surrogate, a narrow locale) is escaped, not a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe: send what is still buffered to /dev/null, so exit flushes quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
