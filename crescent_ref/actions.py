@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from crescent_ref.cards import SUIT_SYMBOLS, parse_index
-from crescent_ref.errors import NotationError
+from crescent_ref.errors import NotationError, quoted
 
 PILES = 16
 UP = 16  # UP + suit: the Ace foundation of that suit
@@ -37,6 +37,11 @@ def place_text(place: int) -> str:
     return "hold"
 
 
+def is_ascii_number(text: str) -> bool:
+    """Whether ``text`` is one or more of the digits 0-9 (not ``²``, ``٣`` or ``１``, which str.isdigit takes)."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_place(text: str) -> int:
     """Parse ``p1``..``p16``, a foundation's base card (``A♠``, ``KH``, ``R♠``) or ``hold``."""
     token = text.strip()
@@ -44,10 +49,12 @@ def parse_place(text: str) -> int:
     if low == "hold":
         return HOLD
     digits = low[1:] if low.startswith("p") else low
+    if digits.isdigit() and not is_ascii_number(digits):
+        raise NotationError("place", text, "pile numbers are written with the digits 0-9")
     if digits.isdigit() and digits.startswith("0"):
         raise NotationError("place", text, "pile numbers run from 1 to 16, without leading zeros")
     if digits.isdigit():
-        number = int(digits)
+        number = int(digits) if len(digits) <= 2 else PILES + 1
         if 1 <= number <= PILES:
             return number - 1
         raise NotationError("place", text, "pile numbers run from 1 to 16")
@@ -127,7 +134,7 @@ def _place_in(part: str, text: str) -> int:
     try:
         return parse_place(part)
     except NotationError as err:
-        raise NotationError("action", text, f"{err.why} (in {part.strip()!r})") from None
+        raise NotationError("action", text, f"{err.why} (in {quoted(part.strip(), 20)})") from None
 
 
 RESHUFFLE = Action("reshuffle")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crescent_ref.errors import NotationError
+from crescent_ref.errors import NotationError, quoted
 
 SUIT_SYMBOLS = "♠♥♦♣"
 SUIT_LETTERS = "SHDC"
@@ -68,7 +68,8 @@ def parse_index(text: str) -> int:
         raise NotationError("card", text, f"unknown suit {token[-1]!r} (use ♠♥♦♣ or S H D C)")
     rank = _RANK_ALIASES.get(token[:-1].upper())
     if rank is None:
-        raise NotationError("card", text, f"unknown rank {token[:-1]!r} (use A 2-10 J Q K; T, V, R also read)")
+        why = f"unknown rank {quoted(token[:-1], 20)} (use A 2-10 J Q K; T, V, R also read)"
+        raise NotationError("card", text, why)
     return suit * 13 + rank - 1
 
 

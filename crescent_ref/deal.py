@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from crescent_ref.cards import ACE, KING
-from crescent_ref.errors import NotationError
+from crescent_ref.errors import NotationError, quoted
 from crescent_ref.position import Position
 
 MASK64 = (1 << 64) - 1
@@ -58,22 +58,24 @@ def parse_code(text: str) -> GameCode:
 
 
 def _check_format(part: str, text: str) -> None:
-    if not re.fullmatch(r"CR\d+", part):
-        raise NotationError("game code", text, f"the format part {part!r} must read CR1 (capital letters)")
+    if not re.fullmatch(r"CR[0-9]+", part):
+        raise NotationError("game code", text, f"the format part {quoted(part, 20)} must read CR1 (capital letters)")
     if part != "CR1":
-        raise NotationError("game code", text, f"unknown code format {part} in the format part (this kit reads CR1)")
+        why = f"unknown code format {quoted(part, 20)} in the format part (this kit reads CR1)"
+        raise NotationError("game code", text, why)
 
 
 def _check_family(part: str, text: str) -> None:
     if part != "N":
-        raise NotationError("game code", text, f"unknown deal family {part!r} in the family part (defined: N)")
+        why = f"unknown deal family {quoted(part, 20)} in the family part (defined: N)"
+        raise NotationError("game code", text, why)
 
 
 def _seed(part: str, text: str) -> int:
     if not re.fullmatch(r"[A-Z]*", part):
-        raise NotationError("game code", text, f"the seed part {part!r} may hold only capital letters A-Z")
+        raise NotationError("game code", text, f"the seed part {quoted(part, 20)} may hold only capital letters A-Z")
     if len(part) != SEED_LETTERS:
-        raise NotationError("game code", text, f"the seed part {part!r} has {len(part)} letters, expected 7")
+        raise NotationError("game code", text, f"the seed part {quoted(part, 20)} has {len(part)} letters, expected 7")
     seed = 0
     for letter in part:
         seed = seed * 26 + ord(letter) - ord("A")

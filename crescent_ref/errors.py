@@ -8,6 +8,21 @@
 
 from __future__ import annotations
 
+QUOTE_LIMIT = 80  # characters of offending text quoted in a message
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(text)``, cut to ``limit`` characters with an ellipsis saying how long it was.
+
+    >>> quoted("p1-p2")
+    "'p1-p2'"
+    >>> quoted("x" * 100, 10)
+    "'xxxxxxxxxx'… (100 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text)} characters)"
+
 
 class CrescentError(Exception):
     """Base of every error this kit raises on purpose."""
@@ -20,7 +35,7 @@ class NotationError(CrescentError, ValueError):
         self.kind = kind
         self.text = text
         self.why = why
-        super().__init__(f"invalid {kind}: {text!r}: {why}")
+        super().__init__(f"invalid {kind}: {quoted(text)}: {why}")
 
 
 class IllegalActionError(CrescentError):

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from crescent_ref.actions import PILES
 from crescent_ref.cards import CARD_TEXT, KING, SUIT_SYMBOLS, parse_index
-from crescent_ref.errors import NotationError
+from crescent_ref.errors import NotationError, quoted
 
 Pile = tuple[int, ...]
 FIELDS = ("up", "down", "piles", "reshuffles", "moves", "held")
@@ -109,14 +109,17 @@ def join_pile(cards: Sequence[str], hidden: int) -> str:
     return "[" + ",".join(cards[:hidden]) + "]," + shown if hidden else shown
 
 
+MAX_COUNT_DIGITS = 9  # moves and reshuffles: a billion is more than any game reaches
+
+
 def _fields(text: str) -> dict[str, str]:
     fields: dict[str, str] = {}
     for part in text.split():
         key, sep, value = part.partition(":")
         if not sep or key not in FIELDS:
-            raise NotationError("position", text, f"unknown field {part[:30]!r}; fields are {', '.join(FIELDS)}")
+            raise NotationError("position", text, f"unknown field {quoted(part, 30)}; fields are {', '.join(FIELDS)}")
         if key in fields:
-            raise NotationError("position", text, f"field {key!r} given twice")
+            raise NotationError("position", text, f"field {quoted(key, 20)} given twice")
         fields[key] = value
     missing = [f for f in FIELDS[:5] if f not in fields]
     if missing:
@@ -144,7 +147,7 @@ def _cards(text: str, field: str) -> list[int]:
     try:
         return [parse_index(t) for t in text.split(",")]
     except NotationError as err:
-        raise NotationError("position", f"{field}:{text}", err.why + f" (card {err.text!r})") from None
+        raise NotationError("position", f"{field}:{text}", err.why + f" (card {quoted(err.text, 20)})") from None
 
 
 def _foundations(text: str, field: str) -> tuple[int, ...]:
@@ -170,8 +173,10 @@ def _held(text: str) -> tuple[int, ...]:
 
 
 def _count(text: str, field: str) -> int:
-    if not text.isdigit():
-        raise NotationError("position", f"{field}:{text}", "expected a whole number, 0 or more")
+    if not (text.isascii() and text.isdigit()):
+        raise NotationError("position", f"{field}:{text}", "expected a whole number, 0 or more (digits 0-9)")
+    if len(text) > MAX_COUNT_DIGITS:
+        raise NotationError("position", f"{field}:{text}", f"a count of more than {MAX_COUNT_DIGITS} digits")
     return int(text)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from crescent_ref.errors import NotationError
+from crescent_ref.errors import NotationError, quoted
 from crescent_ref.spec_files import load_yaml
 
 
@@ -79,11 +79,13 @@ def get_profile(name: str) -> Profile:
     data = load_yaml("profiles.yaml")
     base, *variants = name.strip().split("+")
     if base not in data["profiles"]:
-        raise NotationError("profile", name, f"unknown base profile {base!r}; known: {', '.join(base_names())}")
+        why = f"unknown base profile {quoted(base, 30)}; known: {', '.join(base_names())}"
+        raise NotationError("profile", name, why)
     values = _values(data["profiles"][base])
     for variant in variants:
         if variant not in data["variants"]:
-            raise NotationError("profile", name, f"unknown variant {variant!r}; known: {', '.join(variant_names())}")
+            why = f"unknown variant {quoted(variant, 30)}; known: {', '.join(variant_names())}"
+            raise NotationError("profile", name, why)
         values.update(_values(data["variants"][variant]))
     return Profile(name="+".join([base, *variants]), **values)
 

@@ -1,6 +1,9 @@
 """``crescent-ref serve``: the reference engine over the stdio adapter protocol (spec/protocol.md).
 
-One JSON object a line on stdin, one reply a line on stdout; logs go to stderr only.
+One JSON object a line on stdin, one reply a line on stdout; logs go to stderr only. Every request
+line gets a reply: a malformed one (not UTF-8, not JSON, not an object, an unknown command, a field
+missing or of the wrong type, an unknown profile) is answered with ``errored``, as spec/protocol.md
+says; a position or game code that is not valid with ``errored`` and ``refused: true``.
 """
 
 from __future__ import annotations
@@ -11,10 +14,10 @@ from collections.abc import Callable
 from typing import IO, Any
 
 import crescent_ref
-from crescent_ref.errors import CrescentError, NotationError
+from crescent_ref.errors import CrescentError, NotationError, quoted
 from crescent_ref.game import Game
 from crescent_ref.messages import LANGUAGES, message
-from crescent_ref.profiles import base_names, variant_names
+from crescent_ref.profiles import base_names, get_profile, variant_names
 from crescent_ref.state_json import game_state
 
 CAPABILITIES = ["undo", "tap", "drop", "game-codes", "legal-moves", "selection", "messages"]
@@ -42,28 +45,39 @@ class Server:
 
     def __init__(self) -> None:
         self.game: Game | None = None
+        self.handlers: dict[str, Callable[[dict[str, Any]], Reply]] = {
+            "new_game": self._new_game,
+            "act": self._act,
+            "legal_moves": self._legal_moves,
+            "message": self._message,
+        }
 
-    def handle(self, request: dict[str, Any]) -> Reply | None:
-        """The reply to one request (None for ``stop``)."""
-        cmd = request.get("cmd")
+    def handle(self, request: Any) -> Reply | None:
+        """The reply to one request (None for ``stop``); a malformed request gets ``errored``."""
+        if not isinstance(request, dict):
+            return errored(None, f"a request is a JSON object, not {type(request).__name__}")
+        cmd, seq = request.get("cmd"), request.get("seq")
         if cmd == "start":
             return hello()
         if cmd == "stop":
             return None
-        handler: Callable[[dict[str, Any]], Reply] | None = getattr(self, f"_{cmd}", None)
-        seq = request.get("seq")
+        handler = self.handlers.get(cmd) if isinstance(cmd, str) else None
         if handler is None:
-            return {"seq": seq, "errored": {"message": f"unknown command {cmd!r}"}}
+            return errored(seq, f"unknown command {quoted(repr(cmd))}")
         try:
             return {"seq": seq, "result": handler(request)}
         except NotationError as err:
-            return {"seq": seq, "errored": {"message": str(err), "refused": cmd == "new_game"}}
-        except (CrescentError, KeyError, TypeError) as err:
-            return {"seq": seq, "errored": {"message": f"{type(err).__name__}: {err}"}}
+            return errored(seq, str(err), refused=cmd == "new_game" and err.kind in REFUSABLE)
+        except CrescentError as err:
+            return errored(seq, f"{type(err).__name__}: {err}")
 
     def _new_game(self, req: dict[str, Any]) -> Reply:
-        code = req.get("code")
-        self.game = Game.deal(req["profile"], code) if code else Game.from_text(req["profile"], req["position"])
+        profile = _text(req, "profile")
+        get_profile(profile)  # an unknown profile is no refused position
+        if req.get("code") is not None:
+            self.game = Game.deal(profile, _text(req, "code"))
+        else:
+            self.game = Game.from_text(profile, _text(req, "position"))
         return {"state": game_state(self.game)}
 
     def _current(self) -> Game:
@@ -73,7 +87,7 @@ class Server:
 
     def _act(self, req: dict[str, Any]) -> Reply:
         game = self._current()
-        out = game.apply(req["action"])
+        out = game.apply(_text(req, "action"))
         return {
             "accepted": out.accepted,
             "reason": out.reason,
@@ -86,33 +100,80 @@ class Server:
         return {"moves": [str(m) for m in self._current().legal_moves()]}
 
     def _message(self, req: dict[str, Any]) -> Reply:
-        return {"text": message(req["reason"], req["lang"])}
+        return {"text": message(_text(req, "reason"), _text(req, "lang"))}
 
 
-def serve(stdin: IO[str], stdout: IO[str]) -> int:
-    """Answer requests until ``stop`` or end of input."""
+REFUSABLE = ("position", "game code", "card", "place")  # what a new_game's position or code may fail as
+
+
+class RequestError(CrescentError):
+    """A request the server cannot read (a field missing or of the wrong type, an unknown name)."""
+
+
+def _text(req: dict[str, Any], name: str) -> str:
+    value = req.get(name)
+    if not isinstance(value, str):
+        raise RequestError(f"field {name!r} must be a string, got {quoted(json.dumps(value))}")
+    return value
+
+
+def errored(seq: Any, text: str, refused: bool = False) -> Reply:
+    """An ``errored`` reply."""
+    body: dict[str, Any] = {"message": text}
+    if refused:
+        body["refused"] = True
+    return {"seq": seq, "errored": body}
+
+
+def read_request(raw: bytes) -> tuple[Any, Reply | None]:
+    """A request line read strictly (UTF-8, JSON, no NaN); the second value is the errored reply if not."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return None, errored(None, f"the request is not UTF-8 (byte {err.start})")
+    try:
+        return json.loads(text, parse_constant=_no_constant), None
+    except (ValueError, RecursionError) as err:
+        return None, errored(None, f"the request is not JSON: {quoted(text.strip())}: {str(err)[:100]}")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
+    """Answer requests until ``stop`` or end of input; every line gets a reply (malformed: ``errored``)."""
     server = Server()
-    for line in stdin:
-        if not line.strip():
+    for raw in stdin:
+        if not raw.strip():
             continue
-        try:
-            request = json.loads(line)
-        except json.JSONDecodeError as err:
-            print(f"crescent-ref serve: not JSON: {line[:80]!r}: {err}", file=sys.stderr)
-            continue
-        reply = server.handle(request)
+        request, reply = read_request(raw)
         if reply is None:
-            break
-        stdout.write(json.dumps(reply, ensure_ascii=False) + "\n")
+            reply = _answer(server, request)
+            if reply is None:
+                break
+        stdout.write(clean(json.dumps(reply, ensure_ascii=False)).encode("utf-8") + b"\n")
         stdout.flush()
     return 0
 
 
+def _answer(server: Server, request: Any) -> Reply | None:
+    try:
+        return server.handle(request)
+    except (RecursionError, MemoryError, ValueError, TypeError, KeyError, AttributeError) as err:
+        seq = request.get("seq") if isinstance(request, dict) else None
+        print(f"crescent-ref serve: {type(err).__name__} on a request: {err}", file=sys.stderr)
+        return errored(seq, f"the server could not handle this request: {type(err).__name__}")
+
+
+def clean(text: str) -> str:
+    """``text`` with lone surrogates (from a request's escapes) replaced by U+FFFD."""
+    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
 def main() -> int:
-    """Serve on the process's stdin and stdout (UTF-8)."""
-    sys.stdin.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-    sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-    return serve(sys.stdin, sys.stdout)
+    """Serve on the process's stdin and stdout (bytes, UTF-8 checked per line)."""
+    return serve(sys.stdin.buffer, sys.stdout.buffer)
 
 
 if __name__ == "__main__":
