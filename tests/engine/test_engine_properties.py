@@ -14,6 +14,7 @@ from crescent_ref import Action, Game, GameCode, NotationError, Position, deal_p
 from crescent_ref.actions import PILES, PLACES, RESHUFFLE, UNDO
 from crescent_ref.cards import CARD_TEXT, KING, SUIT_SYMBOLS
 from crescent_ref.deal import MAX_SEED
+from crescent_ref.errors import quoted
 from crescent_ref.movegen import legal_moves, reason
 from crescent_ref.rules import faults
 from crescent_ref.spec_files import load_yaml
@@ -139,7 +140,7 @@ def test_validation_errors_quote_the_offending_part(case: tuple[str, Position], 
     assert f"{CARD_TEXT[other]}×3" in message and f"{CARD_TEXT[card]}×1" in message
     fifteen = piles.split("/", 1)[1]
     message = refused(with_field(text, "piles", fifteen))
-    assert f"piles:{fifteen}" in message and "got 15" in message
+    assert quoted(f"piles:{fifteen}") in message and "got 15" in message
     suit = data.draw(st.integers(0, 3))
     tops = [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.up)]
     tops[suit] = CARD_TEXT[(suit + 1) % 4 * 13 + pos.up[suit] - 1]
