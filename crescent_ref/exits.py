@@ -43,7 +43,9 @@ def guarded(prog: str, run: Callable[[], int], faults: Mapping[type[BaseExceptio
     """``run()``'s exit code, with every exception turned into a line and an exit code as above."""
     _tolerant_output()
     try:
-        return run()
+        code = run()
+        sys.stdout.flush()  # here, so that a closed pipe is met while the policy still holds
+        return code
     except BrokenPipeError:
         _silence_stdout()
         return BROKEN_PIPE

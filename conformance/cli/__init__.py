@@ -13,7 +13,7 @@ import argparse
 from conformance.adapter import AdapterError
 from conformance.cli import check_log, corpus, docs, fuzz, perft, report, run, smoke, trace
 from conformance.cli.common import Command
-from crescent_ref.exits import FAILED, Parser, guarded
+from crescent_ref.exits import BAD_INPUT, FAILED, Parser, guarded
 
 COMMANDS: list[Command] = [
     run.COMMAND,
@@ -40,7 +40,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as stop:  # --help, or a bad argument (one line, exit 2)
+        return stop.code if isinstance(stop.code, int) else BAD_INPUT
     chosen = next(c for c in COMMANDS if c.name == args.command)
     return guarded("crescent-conformance", lambda: chosen.run(args), {AdapterError: FAILED})
 

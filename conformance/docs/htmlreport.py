@@ -156,6 +156,7 @@ def read_report(path: Path) -> dict[str, Any]:
 def write_html_report(source: Path, out: Path | None = None, replay: str | None = None) -> Path:
     """Render the JSON report ``source`` to ``out`` (default: the same name with .html); returns ``out``."""
     target = out or source.with_suffix(".html")
+    data = read_report(source)
     check_writable(target, "--out")
-    write_atomic(target, render_report(read_report(source), replay))
+    write_atomic(target, render_report(data, replay))
     return target
