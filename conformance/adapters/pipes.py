@@ -96,7 +96,7 @@ class Child:
             readable, _ = self._wait(deadline, write=False)
             self._drain(readable)
             if not readable and self.proc.poll() is not None:
-                self._drain(select.select(list(self._reading), [], [], 0)[0])
+                self._drain(self._ready(0.0, write=False)[0])
                 return self._line()
         return line
 
@@ -116,10 +116,20 @@ class Child:
         left = deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError
-        readable, writable, _ = select.select(list(self._reading), [self._in] if write else [], [], min(left, POLL))
+        readable, writable = self._ready(min(left, POLL), write)
         if write and not writable and not readable and self.proc.poll() is not None:
             raise BrokenPipeError
-        return readable, bool(writable)
+        return readable, writable
+
+    def _ready(self, timeout: float, write: bool) -> tuple[list[int], bool]:
+        """Which pipes are ready within ``timeout`` seconds (poll, not select: no 1024-descriptor ceiling)."""
+        poller = select.poll()
+        for fd in self._reading:
+            poller.register(fd, select.POLLIN)
+        if write:
+            poller.register(self._in, select.POLLOUT)
+        events = poller.poll(timeout * 1000)
+        return [fd for fd, _ in events if fd != self._in], any(fd == self._in for fd, _ in events)
 
     def _drain(self, readable: list[int]) -> None:
         for fd in readable:
