@@ -151,7 +151,17 @@ class Child:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
+        self._drain_stderr()
         self.close_pipes()
+
+    def _drain_stderr(self) -> None:
+        """Read what the dead child left on stderr (its last words), as far as it is there now."""
+        self._reading.discard(self._out)
+        for _ in range(1024):  # bounded: a survivor outside the group could write forever
+            readable, _ = self._ready(0.0, write=False)
+            if not readable:
+                return
+            self._drain(readable)
 
     def close_pipes(self) -> None:
         """Close stdin, stdout and stderr (idempotent)."""
