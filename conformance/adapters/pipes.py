@@ -145,7 +145,9 @@ class Child:
                 self.stderr.add(chunk)
 
     def kill(self) -> None:
-        """Kill the child's whole process group, reap the child, close every pipe."""
+        """Kill the child's whole process group, reap the child, close every pipe (once; later calls do nothing)."""
+        if self.proc.stdout is None or self.proc.stdout.closed:
+            return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         if self.proc.poll() is None:
@@ -164,7 +166,8 @@ class Child:
             self._drain(readable)
 
     def close_pipes(self) -> None:
-        """Close stdin, stdout and stderr (idempotent)."""
+        """Close stdin, stdout and stderr (idempotent); nothing is read from them afterwards."""
+        self._reading.clear()
         for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if pipe is not None:
                 with contextlib.suppress(OSError):
