@@ -76,7 +76,24 @@ def _scenario_id(doc: Located, path: JsonPath) -> str:
 
 
 def read_file(path: Path) -> list[Scenario]:
-    """Load one scenario file; raises the first ScenarioError found (schema first)."""
+    """Load one scenario file; raises the first ScenarioError found (schema first).
+
+    A file read before in this process and unchanged since (same size and modification time) is not
+    parsed again.
+    """
+    try:
+        stat = path.stat()
+    except OSError:
+        return _parse_file(path)  # raises the ScenarioError that names the file
+    return list(_read_unchanged(path, path.absolute(), stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=512)
+def _read_unchanged(path: Path, absolute: Path, mtime_ns: int, size: int) -> tuple[Scenario, ...]:
+    return tuple(_parse_file(path))
+
+
+def _parse_file(path: Path) -> list[Scenario]:
     doc = load(path)
     errors = schema_errors(doc)
     if errors:

@@ -48,7 +48,8 @@ def short_undo_id() -> str:
 
 
 def run(kit: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return kit.runpytest_subprocess(*QUIET, *args)
+    """pytest in this process (the corpus is parsed once per process)."""
+    return kit.runpytest(*QUIET, *args)
 
 
 def report(kit: pytest.Pytester) -> dict[str, Any]:
@@ -128,7 +129,7 @@ def test_a_failed_handshake_is_tried_once_per_process(kit: pytest.Pytester) -> N
 def test_stepwise_stops_with_a_partial_report_and_keeps_the_expectations(kit: pytest.Pytester) -> None:
     known = kit.path / "known.yaml"
     known.write_text(OLD_EXPECTATIONS.format(id=short_undo_id()), encoding="utf-8")
-    args = ("--crescent-impl", "hostile_impls:no_undo", "--crescent-profile", "app", "--sw")
+    args = ("--crescent-impl", "hostile_impls:no_undo", "--crescent-profile", "app", "-m", "undo", "--sw")
     result = run(kit, *args, "--crescent-report", "r.json", "--crescent-write-expectations", "known.yaml")
     assert "expectations file NOT written" in result.stdout.str()
     assert known.read_text(encoding="utf-8") == OLD_EXPECTATIONS.format(id=short_undo_id())
