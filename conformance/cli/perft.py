@@ -19,7 +19,7 @@ def _perft(args: argparse.Namespace) -> int:
     """Every perft case the implementation's profiles allow, up to --max-depth."""
     from conformance.explore.perft import cases, check
 
-    adapter = make_adapter(args.impl, args.cmd, args.timeout)
+    adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line)
     try:
         info = adapter.info()
         if "legal-moves" not in info.capabilities:

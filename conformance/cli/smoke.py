@@ -19,7 +19,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def _smoke(args: argparse.Namespace) -> int:
     """Handshake, then the first scenario of each area in a profile the adapter supports."""
-    adapter = make_adapter(args.impl, args.cmd, args.timeout)
+    adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line)
     try:
         info = adapter.info()
         print(
