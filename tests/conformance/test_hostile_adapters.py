@@ -96,8 +96,9 @@ def hostile(mode: str, tmp_path: Path, timeout: float = LENIENT, wrap: bool = Fa
 
 
 def starts(tmp_path: Path) -> list[int]:
-    """Process ids of the fake's starts, in order."""
-    return [int(n) for n in (tmp_path / "fired.starts").read_text().split()]
+    """Process ids of the fake's starts, in order (none when killed before it got going)."""
+    file = tmp_path / "fired.starts"
+    return [int(n) for n in file.read_text().split()] if file.exists() else []
 
 
 def gone(pid: int, within: float = 5.0) -> bool:
@@ -178,7 +179,8 @@ def test_a_bad_handshake_is_reported_once_and_not_retried(mode: str, tmp_path: P
     adapter.close()
     assert {r.verdict for r in results} == {"errored"}
     assert all("handshake failed" in r.detail and HANDSHAKE_FAULTS[mode] in r.detail for r in results)
-    assert len(starts(tmp_path)) == 1
+    # one start; a hang under a 1 s timeout may be killed on a loaded machine before Python is up
+    assert len(starts(tmp_path)) == 1 or (mode == "hs-hang" and not starts(tmp_path))
 
 
 def test_an_adapter_that_cannot_start_is_reported_once(tmp_path: Path) -> None:
