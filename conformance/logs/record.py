@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import crescent_ref
+from conformance.files import write_atomic
 from conformance.logs.model import FORMAT_VERSION, STATE_FIELDS
 from crescent_ref.game import Game, Outcome
 from crescent_ref.state_json import game_state
@@ -51,10 +52,8 @@ def recorded_state(game: Game, fields: Iterable[str]) -> dict[str, Any]:
 
 
 def write_log(path: Path, lines: Iterable[str]) -> None:
-    """Write a log atomically (a temporary file renamed into place)."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    tmp.replace(path)
+    """Write a log atomically (a uniquely named temporary file renamed into place)."""
+    write_atomic(path, "".join(line + "\n" for line in lines))
 
 
 def random_actions(game: Game, rng: random.Random) -> Iterator[str]:

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from conformance.files import write_atomic
 from conformance.logs.check import LogVerdict
 from conformance.logs.model import GameLog, LogRecord
 from crescent_ref.errors import CrescentError
@@ -33,9 +34,7 @@ def write_scenario(verdict: LogVerdict, out: Path) -> None:
     body = {"area": "game-log", "scenarios": [log_scenario(verdict)]}
     text = SCHEMA_LINE + yaml.dump(body, Dumper=dumper, allow_unicode=True, sort_keys=False, width=10_000)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(out)
+    write_atomic(out, text)
 
 
 def log_scenario(verdict: LogVerdict) -> dict[str, Any]:
