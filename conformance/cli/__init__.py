@@ -11,7 +11,18 @@ from __future__ import annotations
 import argparse
 
 from conformance.adapter import AdapterError
-from conformance.cli import check_log, corpus, docs, fuzz, perft, report, run, smoke, trace
+from conformance.cli import (
+    check_log,
+    compare,
+    corpus,
+    docs,
+    fuzz,
+    perft,
+    report,
+    run,
+    smoke,
+    trace,
+)
 from conformance.cli.common import Command
 from crescent_ref.exits import BAD_INPUT, FAILED, Parser, guarded
 
@@ -23,6 +34,7 @@ COMMANDS: list[Command] = [
     check_log.COMMAND,
     report.COMMAND,
     report.HTML_COMMAND,
+    compare.COMMAND,
     docs.COMMAND,
     trace.COMMAND,
     corpus.LIST_COMMAND,

@@ -56,3 +56,10 @@ def positive(kind: type[float] | type[int]) -> Callable[[str], float]:
 def replay_name(args: argparse.Namespace) -> str:
     """How replay commands name the implementation of this run."""
     return f'--cmd "{args.cmd}"' if args.cmd else f"--impl {args.impl}"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file renamed into place (never half-written)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)

@@ -1,0 +1,182 @@
+"""What changed between two JSON run reports: the regression gate of ``crescent-conformance compare``.
+
+Records are matched on ``id[profile]``. Each pair that differs is one Change of one kind:
+
+- ``newly-failing`` / ``newly-errored`` / ``newly-skipped`` / ``newly-passing``: the verdict moved
+  to failed / errored / skipped / passed;
+- ``changed``: the same verdict, different details (the failing step, the mismatches, the skip or
+  error text);
+- ``added`` / ``removed``: the record is in only one report.
+
+A change is a **regression** when the new verdict is bad (failed, errored, xpassed) and the old one
+was not (or there was none), or when a passing record is now skipped. ``--allow`` lists ids that may
+regress; every other regression fails the gate.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from crescent_ref.errors import ScenarioError
+
+BAD = frozenset({"failed", "errored", "xpassed"})
+KINDS = ("newly-failing", "newly-errored", "newly-skipped", "newly-passing", "changed", "added", "removed")
+_NEW_VERDICT_KIND = {"failed": "newly-failing", "errored": "newly-errored", "skipped": "newly-skipped",
+                     "passed": "newly-passing"}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One scenario-in-profile that differs between the old and the new report."""
+
+    id: str
+    profile: str
+    area: str
+    kind: str
+    old: str | None
+    new: str | None
+    old_detail: tuple[str, ...] = ()
+    new_detail: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """``id[profile]``."""
+        return f"{self.id}[{self.profile}]"
+
+    @property
+    def regression(self) -> bool:
+        """The new verdict is bad and the old was not, or a pass became a skip."""
+        return (self.new in BAD and self.old not in BAD) or (self.old == "passed" and self.new == "skipped")
+
+    def as_dict(self) -> dict[str, Any]:
+        """The change as JSON."""
+        return {"id": self.id, "profile": self.profile, "area": self.area, "kind": self.kind, "old": self.old,
+                "new": self.new, "regression": self.regression, "old_detail": list(self.old_detail),
+                "new_detail": list(self.new_detail)}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Two reports' headers, what changed between them, and which regressions are allowed."""
+
+    old: dict[str, Any]
+    new: dict[str, Any]
+    changes: tuple[Change, ...]
+    allowed: frozenset[str] = frozenset()
+
+    def is_allowed(self, change: Change) -> bool:
+        """Listed by ``--allow``: the scenario id, or ``id[profile]``."""
+        return change.id in self.allowed or change.key in self.allowed
+
+    @property
+    def regressions(self) -> list[Change]:
+        """Regressions not allowed: the gate fails when there is any."""
+        return [c for c in self.changes if c.regression and not self.is_allowed(c)]
+
+    @property
+    def allowed_regressions(self) -> list[Change]:
+        """Regressions that ``--allow`` lets through."""
+        return [c for c in self.changes if c.regression and self.is_allowed(c)]
+
+    def of_kind(self, kind: str) -> list[Change]:
+        """The changes of one kind, in report order."""
+        return [c for c in self.changes if c.kind == kind]
+
+    def counts_by(self, field: str) -> dict[str, Counter[str]]:
+        """Per area (``field="area"``) or per profile: how many changes of each kind."""
+        table: dict[str, Counter[str]] = {}
+        for c in self.changes:
+            table.setdefault(getattr(c, field), Counter())[c.kind] += 1
+        return dict(sorted(table.items()))
+
+    def notes(self) -> list[str]:
+        """What the reader must know before trusting the comparison (other corpus, other engine, partial)."""
+        return header_notes(self.old, self.new)
+
+
+def details(record: dict[str, Any] | None) -> tuple[str, ...]:
+    """What a record says beyond its verdict: the failing step and mismatches, or the skip/error text."""
+    if record is None:
+        return ()
+    fail = record.get("failure")
+    if fail:
+        where = f"step {fail.get('step')}: {fail.get('action')}" if fail.get("action") else "given position"
+        return (where, *fail.get("mismatches", []))
+    return (record["detail"],) if record.get("detail") else ()
+
+
+def kind_of(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str | None:
+    """The kind of change from ``old`` to ``new`` (either may be absent), or None when they agree."""
+    if old is None or new is None:
+        return "added" if old is None else "removed"
+    if old["verdict"] != new["verdict"]:
+        return _NEW_VERDICT_KIND.get(new["verdict"], "changed")
+    return "changed" if details(old) != details(new) else None
+
+
+def keyed(records: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Records by (id, profile)."""
+    return {(r["id"], r["profile"]): r for r in records}
+
+
+def compare_records(old: Iterable[dict[str, Any]], new: Iterable[dict[str, Any]]) -> list[Change]:
+    """Every difference between two lists of records, sorted by area, id and profile."""
+    before, after = keyed(old), keyed(new)
+    changes = []
+    for key in sorted(before.keys() | after.keys()):
+        a, b = before.get(key), after.get(key)
+        kind = kind_of(a, b)
+        if kind is not None:
+            area = (b or a or {}).get("area", "?")
+            verdict_a, verdict_b = (a or {}).get("verdict"), (b or {}).get("verdict")
+            changes.append(Change(key[0], key[1], area, kind, verdict_a, verdict_b, details(a), details(b)))
+    return sorted(changes, key=lambda c: (c.area, c.id, c.profile))
+
+
+def header_of(report: dict[str, Any]) -> dict[str, Any]:
+    """A report without its records."""
+    return {k: v for k, v in report.items() if k != "results"}
+
+
+def compare_reports(old: dict[str, Any], new: dict[str, Any], allowed: Iterable[str] = ()) -> Comparison:
+    """Compare two loaded reports (conformance.docs.htmlreport.read_report)."""
+    changes = compare_records(old["results"], new["results"])
+    return Comparison(header_of(old), header_of(new), tuple(changes), frozenset(allowed))
+
+
+def header_notes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """Warnings about comparing these two reports."""
+    notes = []
+    if old.get("corpus_version") != new.get("corpus_version"):
+        notes.append(
+            f"the reports are of different corpus versions ({old.get('corpus_version')} and "
+            f"{new.get('corpus_version')}): added, removed and changed records may come from the corpus, "
+            "not from the implementation"
+        )
+    if old.get("kit_version") != new.get("kit_version"):
+        notes.append(f"the reports come from different kit versions ({old.get('kit_version')} and "
+                     f"{new.get('kit_version')})")  # fmt: skip
+    if implementation(old).split(" ")[0] != implementation(new).split(" ")[0]:
+        notes.append(f"the reports are of different implementations ({implementation(old)} and {implementation(new)})")
+    notes += [f"the {which} report is of a PARTIAL run: records it lacks show as {gone}"
+              for which, data, gone in (("old", old, "added"), ("new", new, "removed")) if not data.get("complete")]  # fmt: skip
+    return notes
+
+
+def implementation(report: dict[str, Any]) -> str:
+    """``name version`` of a report's implementation."""
+    impl = report.get("implementation", {})
+    return f"{impl.get('name', '?')} {impl.get('version', '?')}"
+
+
+def read_allow_file(path: Path) -> list[str]:
+    """Ids of an allow file: one a line (``id`` or ``id[profile]``), ``#`` starts a comment."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScenarioError(str(path), None, "", f"cannot read the allow file: {err}") from None
+    return [line.split("#", 1)[0].strip() for line in text.splitlines() if line.split("#", 1)[0].strip()]
