@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from conformance.docs.html import page, raw, tag
 from conformance.judging.compare import KINDS, Change, Comparison, implementation
 from conformance.judging.compare_text import TITLES, totals, verdict_line
@@ -16,18 +18,22 @@ def render_comparison(comparison: Comparison) -> str:
         tag("p", verdict_line(comparison), "cell-bad" if comparison.regressions else "cell-ok"),
     ]
     if comparison.changes:
-        body += [tag("h2", "By area"), _counts(comparison, "area"), tag("h2", "By profile"), _counts(comparison, "profile")]
+        body += [tag("h2", "By area"), _counts(comparison, "area")]
+        body += [tag("h2", "By profile"), _counts(comparison, "profile")]
     body += [_section(comparison, kind) for kind in KINDS if comparison.of_kind(kind)]
     return page(f"Crescent comparison: {implementation(comparison.new)}", "".join(body), wide=True)
 
 
 def _runs(comparison: Comparison) -> str:
-    rows = [(which, data) for which, data in (("old", comparison.old), ("new", comparison.new))]
-    cells = [raw("tr", tag("th", which) + tag("td", f"{implementation(data)}, corpus {data.get('corpus_version')}, "
-                                                 f"{data.get('time')}, {'complete' if data.get('complete') else 'PARTIAL'}"))
-             for which, data in rows]  # fmt: skip
+    cells = [raw("tr", tag("th", which) + tag("td", _run(data)))
+             for which, data in (("old", comparison.old), ("new", comparison.new))]  # fmt: skip
     cells.append(raw("tr", tag("th", "totals") + tag("td", totals(comparison))))
     return raw("table", "".join(cells), "header")
+
+
+def _run(data: dict[str, Any]) -> str:
+    complete = "complete" if data.get("complete") else "PARTIAL"
+    return f"{implementation(data)}, corpus {data.get('corpus_version')}, {data.get('time')}, {complete}"
 
 
 def _counts(comparison: Comparison, field: str) -> str:

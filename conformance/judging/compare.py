@@ -162,8 +162,9 @@ def header_notes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
                      f"{new.get('kit_version')})")  # fmt: skip
     if implementation(old).split(" ")[0] != implementation(new).split(" ")[0]:
         notes.append(f"the reports are of different implementations ({implementation(old)} and {implementation(new)})")
-    notes += [f"the {which} report is of a PARTIAL run: records it lacks show as {gone}"
-              for which, data, gone in (("old", old, "added"), ("new", new, "removed")) if not data.get("complete")]  # fmt: skip
+    partial = [(which, gone) for which, data, gone in (("old", old, "added"), ("new", new, "removed"))
+               if not data.get("complete")]  # fmt: skip
+    notes += [f"the {which} report is of a PARTIAL run: records it lacks show as {gone}" for which, gone in partial]
     return notes
 
 
