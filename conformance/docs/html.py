@@ -47,6 +47,14 @@ main.wide-page { max-width: 1500px; }
 table.matrix { font-size:.85em; } table.matrix td { white-space:nowrap; }
 table.matrix th, table.matrix td { padding:.2rem .35rem; }
 table.matrix th { font-size:.9em; }
+table.multi th.impl { font-weight:normal; min-width:11rem; vertical-align:bottom; position:sticky; top:0; }
+table.multi tr.area-row th, table.multi tr.area-row td:not([class]) { background:#e3e8ec; }
+table.multi tbody.collapsed tr.scenario-row { display:none; }
+table.multi th.sid { font-weight:normal; font-family:monospace; background:#fff; }
+button.toggle { border:0; background:none; font:inherit; font-weight:bold; cursor:pointer; padding:0; }
+button.toggle::before { content:"▾ "; } tbody.collapsed button.toggle::before { content:"▸ "; }
+.mark { text-decoration:none; padding:0 .12em; } .mark.passed { color:var(--ok); }
+.mark.failed, .mark.errored, .mark.xpassed { color:var(--bad); font-weight:bold; } .mark.skipped { color:var(--skip); }
 @media (max-width: 640px) {
   main { padding:.5rem .7rem 3rem; } header.site { padding:.4rem .7rem; }
   header.site a { margin-right:.6rem; display:inline-block; }

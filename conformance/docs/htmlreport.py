@@ -92,8 +92,11 @@ def _cell(counts: Counter[str] | None, kinds: list[str]) -> str:
     return raw("td", text, cls)
 
 
-def failure_block(record: dict[str, Any], replay: str) -> str:
-    """One failed or errored scenario-in-profile: where, what differed, the table after, how to replay."""
+def failure_block(record: dict[str, Any], replay: str, anchor: str | None = None) -> str:
+    """One failed or errored scenario-in-profile: where, what differed, the table after, how to replay.
+
+    The section's id is ``anchor``, by default ``id[profile]``.
+    """
     fail = record.get("failure")
     badge = tag("span", record["verdict"], f"badge {record['verdict']}")
     head = raw("h3", f"{badge} <code>{escape(record['id'])}</code> [{escape(record['profile'])}] "
@@ -107,7 +110,7 @@ def failure_block(record: dict[str, Any], replay: str) -> str:
         parts.append(tag("p", f"{short_path(record['file'])}:{record['line']}: {record.get('detail', '')}"))
     command = f"crescent-conformance run {replay} --profile {record['profile']} --id {record['id']}"
     parts.append(raw("p", "replay: " + tag("code", command)))
-    return raw("section", "".join(parts), "scenario", id=f"{record['id']}[{record['profile']}]")
+    return raw("section", "".join(parts), "scenario", id=anchor or f"{record['id']}[{record['profile']}]")
 
 
 def mismatch_table(mismatches: list[str]) -> str:
