@@ -29,7 +29,7 @@ from conformance.judging.report import report_header, write_report
 from conformance.judging.runner import run_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
-from mutants import BY_NAME, MutantAdapter  # noqa: E402
+from mutants import BY_NAME, MutantAdapter
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 JS = f"node {ROOT / 'implementations' / 'crescent-js' / 'bin' / 'crescent-js.js'}"
