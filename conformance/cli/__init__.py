@@ -12,6 +12,7 @@ import argparse
 
 from conformance.adapter import AdapterError
 from conformance.cli import (
+    badge,
     check_log,
     compare,
     corpus,
@@ -37,6 +38,7 @@ COMMANDS: list[Command] = [
     report.HTML_COMMAND,
     compare.COMMAND,
     matrix.COMMAND,
+    badge.COMMAND,
     docs.COMMAND,
     trace.COMMAND,
     corpus.LIST_COMMAND,
