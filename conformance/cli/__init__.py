@@ -18,6 +18,7 @@ from conformance.cli import (
     corpus,
     docs,
     fuzz,
+    impact,
     matrix,
     perft,
     report,
@@ -43,6 +44,7 @@ COMMANDS: list[Command] = [
     trace.COMMAND,
     corpus.LIST_COMMAND,
     corpus.LINT_COMMAND,
+    impact.COMMAND,
 ]
 
 
