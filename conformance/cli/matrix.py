@@ -14,14 +14,18 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, default=Path("matrix.html"), help="the HTML file")
 
 
-def _matrix(args: argparse.Namespace) -> int:
-    """Read every report, draw the page."""
+def write_matrix(files: list[Path], out: Path) -> int:
+    """Read every report, draw the page to ``out``."""
     from conformance.docs.htmlreport import read_report
     from conformance.docs.matrix import render_matrix
 
-    write_atomic(args.out, render_matrix([read_report(f) for f in args.files]))
-    print(f"wrote {args.out} ({len(args.files)} implementations)")
+    write_atomic(out, render_matrix([read_report(f) for f in files]))
+    print(f"wrote {out} ({len(files)} implementations)")
     return 0
+
+
+def _matrix(args: argparse.Namespace) -> int:
+    return write_matrix(args.files, args.out)
 
 
 COMMAND = Command("matrix", "draw several JSON reports side by side on one HTML page", configure, _matrix)

@@ -18,8 +18,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def configure_html(p: argparse.ArgumentParser) -> None:
     """Arguments of ``html-report``."""
-    p.add_argument("file", type=Path, help="the JSON report")
-    p.add_argument("--out", type=Path, help="the HTML file (default: the report's name with .html)")
+    p.add_argument("files", type=Path, nargs="+", help="the JSON report (several: drawn side by side, as matrix)")
+    p.add_argument("--out", type=Path, help="the HTML file (default: the report's name with .html, or matrix.html)")
     p.add_argument("--replay", help='how replay commands name the implementation, e.g. --cmd "node a.js"')
 
 
@@ -51,10 +51,14 @@ def _record_text(r: dict[str, Any]) -> str:
 
 
 def _html_report(args: argparse.Namespace) -> int:
-    """Render a JSON report as HTML."""
+    """Render a JSON report as HTML; several reports as a matrix (conformance.cli.matrix)."""
     from conformance.docs.htmlreport import write_html_report
 
-    print(f"wrote {write_html_report(args.file, args.out, args.replay)}")
+    if len(args.files) > 1:
+        from conformance.cli.matrix import write_matrix
+
+        return write_matrix(args.files, args.out or Path("matrix.html"))
+    print(f"wrote {write_html_report(args.files[0], args.out, args.replay)}")
     return 0
 
 

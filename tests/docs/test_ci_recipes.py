@@ -1,7 +1,7 @@
 """The CI recipes of docs/ci/ run as written: the workflow's ``run:`` steps and the pre-commit hooks.
 
-They run against crescent-js (skipped without node) on the app profile, in a temporary folder that
-plays the game's repository. The install step runs as written: CRESCENT_KIT_SPEC names the kit this
+They run against crescent-js (skipped without node) on a few app scenarios (CRESCENT_RUN_ARGS), in a
+temporary folder that plays the game's repository. The install step runs as written: CRESCENT_KIT_SPEC names the kit this
 test runs from (already installed here, so pip finds it satisfied, with no index); set
 CRESCENT_KIT_SPEC in the environment to install something else.
 """
@@ -23,6 +23,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent.parent
 CI = ROOT / "docs" / "ci"
 JS = f"node {ROOT / 'implementations' / 'crescent-js' / 'bin' / 'crescent-js.js'}"
+AREAS = ("layout", "piles", "undo", "reshuffle", "tap")
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="Node.js (node) is not on PATH")
 
 
@@ -44,7 +45,7 @@ def environment(tmp_path: Path) -> dict[str, str]:
     env.update(
         CRESCENT_ADAPTER=JS,
         CRESCENT_KIT_SPEC=os.environ.get("CRESCENT_KIT_SPEC", "crescent-kit"),
-        CRESCENT_RUN_ARGS="--profile app",
+        CRESCENT_RUN_ARGS="--profile app " + " ".join(f"--id {area}-00{n}" for area in AREAS for n in (1, 2, 3)),
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
         PIP_NO_INDEX="1",
         PIP_DISABLE_PIP_VERSION_CHECK="1",
@@ -90,7 +91,7 @@ def test_the_workflow_run_steps_work_as_written(tmp_path: Path) -> None:
 
 def test_the_pre_commit_hooks_work_as_written(tmp_path: Path) -> None:
     hooks = yaml.safe_load((CI / "pre-commit-config.yaml").read_text(encoding="utf-8"))["repos"][0]["hooks"]
-    env = {**environment(tmp_path), "CRESCENT_RUN_ARGS": "--profile app --id layout-001 --id piles-001"}
+    env = environment(tmp_path)
     for _ in range(2):  # the first run sets the baseline, the second compares with it
         for hook in hooks:
             done = subprocess.run(shlex.split(hook["entry"]), cwd=tmp_path, env=env, capture_output=True, text=True,

@@ -36,7 +36,7 @@ JS = f"node {ROOT / 'implementations' / 'crescent-js' / 'bin' / 'crescent-js.js'
 NODE = shutil.which("node")
 MUTANT = "four_reshuffles_in_app"  # fails in reshuffle and game-codes
 AREAS = ("reshuffle", "game-codes", "undo")
-browser = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
+NO_CHROMIUM = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
 
 
 def run_into(path: Path, adapter: Adapter, scenarios: list[Scenario]) -> dict[str, Any]:
@@ -136,6 +136,12 @@ def test_the_column_heads_name_each_implementation(loaded: list[dict[str, Any]],
         assert ", ".join(f"{n} {v}" for v, n in sorted(data["summary"].items())) in head
 
 
+def test_html_report_of_several_reports_draws_the_matrix(reports: list[Path], tmp_path: Path) -> None:
+    out = tmp_path / "several.html"
+    assert main(["html-report", *map(str, reports), "--out", str(out)]) == 0
+    assert f"Conformance matrix: {len(reports)} implementations" in out.read_text(encoding="utf-8")
+
+
 def test_crescent_js_has_a_column(loaded: list[dict[str, Any]]) -> None:
     if NODE is None:
         pytest.skip("Node.js (node) is not on PATH: the matrix is drawn without crescent-js")
@@ -164,7 +170,8 @@ def shots(tmp_path: Path) -> Iterator[Path]:
     yield folder
 
 
-@browser
+@pytest.mark.browser
+@NO_CHROMIUM
 def test_in_chromium_the_drawn_verdicts_are_the_reports(
     loaded: list[dict[str, Any]], matrix_page: Path, shots: Path
 ) -> None:
