@@ -1,9 +1,9 @@
 """The CI recipes of docs/ci/ run as written: the workflow's ``run:`` steps and the pre-commit hooks.
 
-They run against crescent-js (skipped without node) on a few app scenarios (CRESCENT_RUN_ARGS), in a
-temporary folder that plays the game's repository. The install step runs as written: CRESCENT_KIT_SPEC names the kit this
-test runs from (already installed here, so pip finds it satisfied, with no index); set
-CRESCENT_KIT_SPEC in the environment to install something else.
+They run against crescent-js (skipped without node) on a few app scenarios (CRESCENT_RUN_ARGS), in
+a temporary folder that plays the game's repository. The install step runs as written:
+CRESCENT_KIT_SPEC names the kit this test runs from (already installed here, so pip finds it
+satisfied, with no index); set CRESCENT_KIT_SPEC in the environment to install something else.
 """
 
 from __future__ import annotations
