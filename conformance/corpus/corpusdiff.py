@@ -8,11 +8,13 @@ edit of metadata alone is listed as such.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import yaml
 
 from conformance.corpus.load import read_file, scenario_files
@@ -55,8 +57,12 @@ class CoverageChange:
 
 
 def load_scenarios(spec: Path) -> list[Scenario]:
-    """Every scenario of ``spec/scenarios`` (any copy of spec/), in file order."""
-    return [sc for path in scenario_files([spec / "scenarios"]) for sc in read_file(path)]
+    """Every scenario of ``spec/scenarios`` (any copy of spec/), in file order, checked against its own schema."""
+    schema_file = spec / "schema" / "scenario.schema.json"
+    validator = None
+    if schema_file.is_file():
+        validator = jsonschema.Draft202012Validator(json.loads(schema_file.read_text(encoding="utf-8")))
+    return [sc for path in scenario_files([spec / "scenarios"]) for sc in read_file(path, validator)]
 
 
 def short(value: Any, width: int = 48) -> str:

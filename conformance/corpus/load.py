@@ -51,9 +51,10 @@ def scenario_files(dirs: Iterable[Path]) -> list[Path]:
     return files
 
 
-def schema_errors(doc: Located) -> list[ScenarioError]:
-    """Every JSON Schema violation of a loaded file, each with its line and JSON path."""
-    found = sorted(scenario_validator().iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path])
+def schema_errors(doc: Located, validator: jsonschema.Draft202012Validator | None = None) -> list[ScenarioError]:
+    """Every JSON Schema violation of a loaded file (against ``validator``, by default the shipped schema)."""
+    checker = validator or scenario_validator()
+    found = sorted(checker.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path])
     return [_schema_error(doc, err) for err in found]
 
 
@@ -75,12 +76,14 @@ def _scenario_id(doc: Located, path: JsonPath) -> str:
     return f"{found}: " if isinstance(found, str) else ""
 
 
-def read_file(path: Path) -> list[Scenario]:
-    """Load one scenario file; raises the first ScenarioError found (schema first).
+def read_file(path: Path, validator: jsonschema.Draft202012Validator | None = None) -> list[Scenario]:
+    """Load one scenario file; raises the first ScenarioError found (schema first; ``validator``: another schema).
 
     A file read before in this process and unchanged since (same size and modification time) is not
-    parsed again.
+    parsed again (with the shipped schema only).
     """
+    if validator is not None:
+        return _parse_file(path, validator)
     try:
         stat = path.stat()
     except OSError:
@@ -93,9 +96,9 @@ def _read_unchanged(path: Path, absolute: Path, mtime_ns: int, size: int) -> tup
     return tuple(_parse_file(path))
 
 
-def _parse_file(path: Path) -> list[Scenario]:
+def _parse_file(path: Path, validator: jsonschema.Draft202012Validator | None = None) -> list[Scenario]:
     doc = load(path)
-    errors = schema_errors(doc)
+    errors = schema_errors(doc, validator)
     if errors:
         raise errors[0]
     area = doc.data["area"]

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
+from conformance.corpus.corpusdiff import load_scenarios
 from conformance.judging.impact import Impact, impact, render_impact
+from crescent_ref.errors import ScenarioError
 from crescent_ref.spec_files import spec_dir
 
 KEPT = ("undo.yaml", "drop.yaml")
@@ -115,3 +117,14 @@ def test_outside_a_git_checkout_or_with_an_unknown_revision_a_clear_error(
     assert "is not in a git checkout" in capsys.readouterr().err
     assert main(["impact", "--spec", str(spec), "--rev", "no-such-rev", "-q"]) == 2
     assert "unknown revision 'no-such-rev'" in capsys.readouterr().err
+
+
+def test_each_version_is_checked_against_its_own_schema(spec: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "spec"
+    shutil.copytree(spec, copy)
+    schema = copy / "schema" / "scenario.schema.json"
+    data = json.loads(schema.read_text(encoding="utf-8"))
+    schema.write_text(json.dumps({**data, "required": [*data.get("required", []), "zzz"]}), encoding="utf-8")
+    assert len(load_scenarios(spec)) > 0
+    with pytest.raises(ScenarioError, match="'zzz' is a required property"):
+        load_scenarios(copy)
