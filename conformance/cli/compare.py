@@ -15,7 +15,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("new", type=Path, help="the later JSON report")
     p.add_argument("--allow", action="append", default=[], metavar="ID",
                    help="a scenario id (or id[profile]) that may regress; repeatable")  # fmt: skip
-    p.add_argument("--allow-file", type=Path, help="a file of ids that may regress, one a line (# comments)")
+    p.add_argument("--allow-file", type=Path,
+                   help="ids that may regress, one a line (# comments), or an expectations .yaml")  # fmt: skip
     p.add_argument("--format", choices=("text", "json", "html"), default="text", help="the output's form")
     p.add_argument("--out", type=Path, help="write the output here instead of printing it")
 

@@ -175,7 +175,15 @@ def implementation(report: dict[str, Any]) -> str:
 
 
 def read_allow_file(path: Path) -> list[str]:
-    """Ids of an allow file: one a line (``id`` or ``id[profile]``), ``#`` starts a comment."""
+    """Ids of an allow file: one a line (``id`` or ``id[profile]``), ``#`` starts a comment.
+
+    A ``.yaml`` file is read as an expectations file (conformance.judging.expectations): its known
+    deviations may regress.
+    """
+    if path.suffix in (".yaml", ".yml"):
+        from conformance.judging.expectations import load_expectations
+
+        return list(load_expectations(path).deviations)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:

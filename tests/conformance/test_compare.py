@@ -116,6 +116,9 @@ def test_the_command_is_a_ci_gate(tmp_path: Path, capsys: pytest.CaptureFixture[
     allow.write_text("# known\na\nh  # crashes on load\n", encoding="utf-8")
     assert main(["compare", str(old), str(new), "--allow-file", str(allow), "--allow", "e"]) == 0
     assert "3 more allowed" in capsys.readouterr().out
+    expectations = tmp_path / "crescent-expectations.yaml"
+    expectations.write_text("deviations:\n  a: known\n  e[open]: no undo\n  h[app]: crash\n", encoding="utf-8")
+    assert main(["compare", str(old), str(new), "--allow-file", str(expectations)]) == 0
 
 
 def test_json_and_html_output(tmp_path: Path) -> None:
