@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -100,13 +101,24 @@ def by_id(records: list[dict[str, Any]]) -> Records:
     return found
 
 
-def rows(reports: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
-    """Area -> scenario id -> title, over every report, sorted."""
-    found: dict[str, dict[str, str]] = {}
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A scenario's row: its title and the profiles any report ran it in (first-seen order)."""
+
+    title: str
+    profiles: tuple[str, ...]
+
+
+def rows(reports: list[dict[str, Any]]) -> dict[str, dict[str, Row]]:
+    """Area -> scenario id -> row, over every report, sorted."""
+    titles: dict[str, dict[str, str]] = {}
+    profiles: dict[str, dict[str, None]] = {}
     for data in reports:
         for r in data["results"]:
-            found.setdefault(r["area"], {}).setdefault(r["id"], r.get("title", ""))
-    return {area: dict(sorted(ids.items())) for area, ids in sorted(found.items())}
+            titles.setdefault(r["area"], {}).setdefault(r["id"], r.get("title", ""))
+            profiles.setdefault(r["id"], {})[r["profile"]] = None
+    return {area: {sid: Row(title, tuple(profiles[sid])) for sid, title in sorted(ids.items())}
+            for area, ids in sorted(titles.items())}  # fmt: skip
 
 
 def column_head(index: int, report: dict[str, Any]) -> str:
@@ -150,13 +162,13 @@ def plain(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def area_group(area: str, scenarios: dict[str, str], by_report: list[Records]) -> str:
+def area_group(area: str, scenarios: dict[str, Row], by_report: list[Records]) -> str:
     """A tbody: the area's row (counts per implementation), then one row per scenario."""
     cells = [[r for sid in scenarios for r in records.get(sid, [])] for records in by_report]
     all_passed = all(r["verdict"] == "passed" for column in cells for r in column)
     button = raw("button", f"{escape(area)} ({len(scenarios)})", "toggle", type="button", aria_expanded="true")
     head = raw("tr", raw("th", button) + "".join(area_cell(c) for c in cells), "area-row")
-    body = "".join(scenario_row(sid, title, by_report) for sid, title in scenarios.items())
+    body = "".join(scenario_row(sid, row, by_report) for sid, row in scenarios.items())
     return raw("tbody", head + body, "area", data_area=area, data_all_passed=str(all_passed).lower())
 
 
@@ -169,19 +181,23 @@ def area_cell(records: list[dict[str, Any]]) -> str:
     return tag("td", f"{passed}/{len(records)}", cls)
 
 
-def scenario_row(sid: str, title: str, by_report: list[Records]) -> str:
-    """One scenario: its id (title on hover), then one cell per implementation."""
-    cells = "".join(scenario_cell(i, records.get(sid, [])) for i, records in enumerate(by_report))
-    return raw("tr", tag("th", sid, "sid", title=title) + cells, "scenario-row")
+def scenario_row(sid: str, row: Row, by_report: list[Records]) -> str:
+    """One scenario: its id (title and profiles on hover), then one cell per implementation."""
+    cells = "".join(scenario_cell(i, records.get(sid, []), row.profiles) for i, records in enumerate(by_report))
+    hint = f"{row.title} — profiles: {', '.join(row.profiles)}"
+    return raw("tr", tag("th", sid, "sid", title=hint) + cells, "scenario-row")
 
 
-def scenario_cell(index: int, records: list[dict[str, Any]]) -> str:
-    """A mark per profile; failed and errored ones link to their detail."""
+def scenario_cell(index: int, records: list[dict[str, Any]], profiles: tuple[str, ...]) -> str:
+    """A mark per profile, in the row's profile order (a dot where this report has none); failures link."""
     if not records:
         return tag("td", "", "zero")
     cls = "cell-bad" if any(r["verdict"] in BAD for r in records) else (
         "cell-ok" if all(r["verdict"] == "passed" for r in records) else "")  # fmt: skip
-    return raw("td", " ".join(mark(index, r) for r in records), cls)
+    by_profile = {r["profile"]: r for r in records}
+    marks = [mark(index, by_profile[p]) if p in by_profile else tag("span", "·", "mark none", title=f"{p}: not run")
+             for p in profiles]  # fmt: skip
+    return raw("td", " ".join(marks), cls)
 
 
 def anchor(index: int, record: dict[str, Any]) -> str:

@@ -157,6 +157,14 @@ def test_capabilities_and_deviations_show_when_the_header_has_them(loaded: list[
     assert deviations_text(["odd"]) == "odd"
 
 
+def test_a_profile_one_report_lacks_is_a_dot_in_the_row_order(loaded: list[dict[str, Any]]) -> None:
+    first = loaded[0]["results"][0]
+    fewer = {**loaded[0], "results": loaded[0]["results"][1:]}
+    html = render_matrix([fewer, loaded[-1]])
+    assert html.count(f'title="{first["profile"]}: not run"') == 1
+    assert marks_of(html).marks == verdicts([fewer, loaded[-1]])
+
+
 def test_other_corpus_versions_are_noted(loaded: list[dict[str, Any]]) -> None:
     html = render_matrix([loaded[0], {**loaded[-1], "corpus_version": "2"}])
     assert "different corpus versions (1, 2)" in html and "PARTIAL run" in html
