@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from conformance.cli.common import Command, write_atomic
+from conformance.cli.common import Command, make_folder, write_atomic
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -28,7 +28,7 @@ def _badge(args: argparse.Namespace) -> int:
         write_atomic(args.out, report_badge(report, args.profile, args.label))
         print(f"wrote {args.out}: {tally(report, args.profile).message}")
         return 0
-    args.out.mkdir(parents=True, exist_ok=True)
+    make_folder(args.out)
     for base in base_profiles(report):
         write_atomic(args.out / f"crescent-{base}.svg", report_badge(report, base, args.label))
         print(f"wrote {args.out / f'crescent-{base}.svg'}: {tally(report, base).message}")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.adapters.pipes import MAX_LINE
+from crescent_ref.errors import CrescentError
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,24 @@ def replay_name(args: argparse.Namespace) -> str:
     return f'--cmd "{args.cmd}"' if args.cmd else f"--impl {args.impl}"
 
 
+class OutputError(CrescentError):
+    """An output file or folder that cannot be written; names it and says why."""
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file renamed into place (never half-written)."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def make_folder(path: Path) -> None:
+    """Create an output folder (and its parents); OutputError when it cannot be."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise OutputError(f"cannot make the folder {path}: {err.strerror or err}") from None

@@ -7,6 +7,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conformance.cli import main
 from conformance.docs.badge import GREY, Tally, report_badge, tally
 
@@ -65,3 +67,13 @@ def test_the_badge_command(tmp_path: Path) -> None:
     assert main(["badge", str(source), "--each-profile", "--out", str(tmp_path / "badges")]) == 0
     assert sorted(p.name for p in (tmp_path / "badges").iterdir()) == ["crescent-app.svg", "crescent-open.svg"]
     assert texts((tmp_path / "badges" / "crescent-app.svg").read_text(encoding="utf-8"))[1] == "1/2"
+
+
+def test_an_unwritable_output_is_one_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "r.json"
+    source.write_text(json.dumps(report({"app": ["passed"]})), encoding="utf-8")
+    assert main(["badge", str(source), "--out", str(tmp_path / "no" / "such" / "b.svg")]) == 2
+    assert "cannot write" in capsys.readouterr().err and not list(tmp_path.rglob("*.tmp"))
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    assert main(["badge", str(source), "--each-profile", "--out", str(tmp_path / "file")]) == 2
+    assert "cannot make the folder" in capsys.readouterr().err
