@@ -17,6 +17,7 @@ from crescent_ref.position import Position
 
 VERDICTS = ("passed", "failed", "errored", "skipped", "xfailed", "expected-failure", "xpassed")
 BAD = ("failed", "errored", "xpassed")
+RECORD_KEYS = ("id", "profile", "area", "verdict")
 MARKS = {"passed": "✓", "failed": "✗", "errored": "!", "skipped": "–", "xfailed": "x", "expected-failure": "x"}
 
 
@@ -153,6 +154,11 @@ def read_report(path: Path) -> dict[str, Any]:
     missing = [k for k in ("implementation", "results", "summary", "complete", "time") if k not in data]
     if missing:
         raise ScenarioError(str(path), None, "$", f"not a run report: missing {', '.join(missing)}")
+    for i, record in enumerate(data["results"]):
+        lacking = [k for k in RECORD_KEYS if not isinstance(record, dict) or k not in record]
+        if lacking:
+            why = f"not a report record: missing {', '.join(lacking)}"
+            raise ScenarioError(str(path), None, f"$.results[{i}]", why)
     return data
 
 

@@ -137,3 +137,6 @@ def test_a_broken_report_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixt
     (tmp_path / "bad.json").write_text("{", encoding="utf-8")
     assert main(["compare", str(old), str(tmp_path / "bad.json")]) == 2
     assert "bad.json" in capsys.readouterr().err
+    broken = write(tmp_path, "broken.json", {**report([]), "results": [{"id": "a", "profile": "app"}]})
+    assert main(["compare", str(old), str(broken)]) == 2
+    assert "broken.json: $.results[0]: not a report record: missing area, verdict" in capsys.readouterr().err
