@@ -92,9 +92,9 @@ def test_the_workflow_run_steps_work_as_written(tmp_path: Path) -> None:
 def test_the_pre_commit_hooks_work_as_written(tmp_path: Path) -> None:
     hooks = yaml.safe_load((CI / "pre-commit-config.yaml").read_text(encoding="utf-8"))["repos"][0]["hooks"]
     env = environment(tmp_path)
-    for _ in range(2):  # the first run sets the baseline, the second compares with it
-        for hook in hooks:
-            done = subprocess.run(shlex.split(hook["entry"]), cwd=tmp_path, env=env, capture_output=True, text=True,
-                                  timeout=120, check=False)  # fmt: skip
-            assert done.returncode == 0, f"{hook['id']}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+    gate = next(h for h in hooks if h["id"] == "crescent-regression")
+    for hook in [*hooks, gate]:  # the gate's first run sets the baseline, its second compares with it
+        done = subprocess.run(shlex.split(hook["entry"]), cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=120, check=False)  # fmt: skip
+        assert done.returncode == 0, f"{hook['id']}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
     assert "no regression" in done.stdout and (tmp_path / ".crescent" / "last.json").is_file()
