@@ -125,11 +125,13 @@ def column_head(index: int, report: dict[str, Any]) -> str:
     """One implementation: name, version, language, totals, extras from the header, a link to its failures."""
     impl = report["implementation"]
     counts = Counter(r["verdict"] for r in report["results"])
+    unmade = sum(bool(r.get("unchecked")) for r in report["results"])
     lines = [
         raw("strong", escape(implementation_name(report))) + f" ({escape(impl.get('language', '?'))})",
         escape(", ".join(f"{n} {v}" for v, n in sorted(counts.items()))),
         escape(f"kit {report.get('kit_version')}, corpus {report.get('corpus_version')}, {report.get('time')}"),
         *(f"{escape(label)}: {escape(text)}" for label, text in extras(report)),
+        *([f"{unmade} runs with checks not made"] if unmade else []),
         f'<a href="#impl-{index}-failures">failures ({sum(counts[v] for v in BAD)})</a>',
     ]
     return raw("th", "<br>".join(lines), "impl", data_impl=str(index))
@@ -209,6 +211,7 @@ def mark(index: int, record: dict[str, Any]) -> str:
     """One scenario-in-profile's verdict mark (a link for a failure), with data attributes for checks."""
     verdict = record["verdict"]
     hint = f"{record['profile']}: {verdict}" + (f" ({record['detail']})" if record.get("detail") else "")
+    hint += "".join(f"; not checked: {u}" for u in record.get("unchecked", []))
     attrs = {"data_impl": str(index), "data_id": record["id"], "data_profile": record["profile"],
              "data_verdict": verdict, "title": hint}  # fmt: skip
     if verdict in BAD:

@@ -5,7 +5,7 @@ Records are matched on ``id[profile]``. Each pair that differs is one Change of 
 - ``newly-failing`` / ``newly-errored`` / ``newly-skipped`` / ``newly-passing``: the verdict moved
   to failed / errored / skipped / passed;
 - ``changed``: the same verdict, different details (the failing step, the mismatches, the skip or
-  error text);
+  error text, the checks not made for want of a capability);
 - ``added`` / ``removed``: the record is in only one report.
 
 A change is a **regression** when the new verdict is bad (failed, errored, xpassed) and the old one
@@ -99,14 +99,16 @@ class Comparison:
 
 
 def details(record: dict[str, Any] | None) -> tuple[str, ...]:
-    """What a record says beyond its verdict: the failing step and mismatches, or the skip/error text."""
+    """What a record says beyond its verdict: the failing step and mismatches, or the skip/error text;
+    then the checks it could not make (``unchecked``)."""
     if record is None:
         return ()
+    unchecked = tuple(f"not checked: {u}" for u in record.get("unchecked", []))
     fail = record.get("failure")
     if fail:
         where = f"step {fail.get('step')}: {fail.get('action')}" if fail.get("action") else "given position"
-        return (where, *fail.get("mismatches", []))
-    return (record["detail"],) if record.get("detail") else ()
+        return (where, *fail.get("mismatches", []), *unchecked)
+    return ((record["detail"],) if record.get("detail") else ()) + unchecked
 
 
 def kind_of(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str | None:

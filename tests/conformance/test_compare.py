@@ -73,6 +73,13 @@ def test_regressions_are_new_bad_verdicts_and_lost_passes() -> None:
     assert not Change("x", "app", "piles", "newly-failing", "errored", "failed").regression
 
 
+def test_checks_no_longer_made_are_a_change_of_a_passing_record() -> None:
+    change = compare_records([record("a", "passed")], [record("a", "passed", unchecked=["reason (no capability)"])])
+    assert [(c.kind, c.regression, c.new_detail) for c in change] == [
+        ("changed", False, ("not checked: reason (no capability)",))
+    ]
+
+
 def test_a_changed_failure_shows_both_mismatches() -> None:
     change = next(c for c in compare_records(OLD, NEW) if c.id == "c")
     assert change.old_detail[-1].endswith("'wrong-rank'") and change.new_detail[-1].endswith("None")

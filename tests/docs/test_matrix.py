@@ -155,6 +155,9 @@ def test_capabilities_and_deviations_show_when_the_header_has_them(loaded: list[
     assert "deviations: app, except pile_limit=null, undo_limit=5" in html and "capabilities: reasons, undo" in html
     assert "deviations:" not in render_matrix(loaded)
     assert deviations_text(["odd"]) == "odd"
+    first = {**loaded[0]["results"][0], "unchecked": ["reason (no capability)"]}
+    html = render_matrix([{**loaded[0], "results": [first, *loaded[0]["results"][1:]]}])
+    assert "1 runs with checks not made" in html and "not checked: reason (no capability)" in html
 
 
 def test_a_profile_one_report_lacks_is_a_dot_in_the_row_order(loaded: list[dict[str, Any]]) -> None:
