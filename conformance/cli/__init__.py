@@ -12,8 +12,6 @@ import argparse
 
 from conformance.adapter import AdapterError
 from conformance.cli import (
-)
-from conformance.cli import (
     badge,
     check_log,
     compare,
