@@ -1,0 +1,84 @@
+"""What the implementation lets fuzz see, and what the user told fuzz to look past.
+
+``Observed`` answers, from the handshake, which state fields and reply parts are compared (an
+implementation that does not observe ``waiting`` reports it as ``playing``; without ``undo-count``
+the undo depth is not compared; without ``reasons`` only accepted/refused is). ``Ignore`` holds the
+``--ignore KIND:VALUE`` rules: a known difference fuzz should look past.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.adapter import Info
+from crescent_ref.errors import NotationError
+from crescent_ref.profiles import Profile, get_profile
+
+# The state fields every implementation reports (spec/interpreting.md); optional ones follow.
+BASE_FIELDS = ("piles", "hidden", "foundations", "held", "reshuffles", "moves", "status", "foundation_cards")
+IGNORE_KINDS = ("reason", "status", "field", "action")
+
+
+def observes(info: Info, capability: str) -> bool:
+    """``Info.observes`` where the adapter protocol has it; else read from the capabilities."""
+    method = getattr(info, "observes", None)
+    if method is not None:
+        return bool(method(capability))
+    if capability in ("reasons", "waiting"):
+        return True
+    return {"undo-count": "undo", "selection": "selection"}.get(capability, capability) in info.capabilities
+
+
+def reference_profile(info: Info, profile: str) -> Profile:
+    """The reference's profile with the implementation's declared deviations applied."""
+    method = getattr(info, "reference_profile", None)
+    return method(profile) if method is not None else get_profile(profile)
+
+
+@dataclass(frozen=True, slots=True)
+class Ignore:
+    """Known differences to look past: reason codes, statuses, state fields, action kinds."""
+
+    reasons: frozenset[str] = frozenset()
+    statuses: frozenset[str] = frozenset()
+    fields: frozenset[str] = frozenset()
+    actions: frozenset[str] = frozenset()
+
+    @classmethod
+    def parse(cls, rules: list[str]) -> Ignore:
+        """``reason:pile-full``, ``status:waiting``, ``field:undo``, ``action:tap``; NotationError names a bad one."""
+        sets: dict[str, set[str]] = {k: set() for k in IGNORE_KINDS}
+        for rule in rules:
+            kind, sep, value = rule.partition(":")
+            if not sep or kind not in sets or not value:
+                raise NotationError("ignore rule", rule, f"expected KIND:VALUE with KIND one of {', '.join(IGNORE_KINDS)}")
+            sets[kind].add(value)
+        return cls(*(frozenset(sets[k]) for k in IGNORE_KINDS))
+
+
+@dataclass(frozen=True, slots=True)
+class Observed:
+    """The parts of a reply and state that are compared for one implementation."""
+
+    fields: tuple[str, ...]
+    reasons: bool
+    waiting: bool
+    legal_moves: bool
+    ignore: Ignore
+
+    @classmethod
+    def of(cls, info: Info, ignore: Ignore = Ignore()) -> Observed:
+        """What ``info`` lets fuzz compare, less what ``ignore`` names."""
+        extra = [f for f, cap in (("undo", "undo-count"), ("selected", "selection")) if observes(info, cap)]
+        fields = tuple(f for f in (*BASE_FIELDS, *extra) if f not in ignore.fields)
+        return cls(fields, observes(info, "reasons"), observes(info, "waiting"),
+                   "legal-moves" in info.capabilities, ignore)
+
+    def status(self, status: Any) -> Any:
+        """The status as this implementation can report it (``waiting`` is ``playing`` without it)."""
+        return "playing" if status == "waiting" and not self.waiting else status
+
+    def reason(self, reason: str | None) -> str | None:
+        """The reason as compared: none without the ``reasons`` observation."""
+        return reason if self.reasons else None

@@ -1,0 +1,67 @@
+"""Which action to play next: the corner's script first, then a seeded mix of legal play and probes.
+
+Most actions are legal moves (half of them towards the foundations, so games get deep); some are
+the corner's focus actions (the moves its rule judges); some are the optional actions the
+implementation offers (undo, tap, drop) and the reshuffle; a few are moves between random places,
+mostly refused, to compare reasons.
+"""
+
+from __future__ import annotations
+
+import random
+
+from conformance.explore.fuzz.corners import Start
+from crescent_ref.actions import HOLD, PILES, PLACES, place_text
+from crescent_ref.game import Game
+
+OPTIONAL = ("undo", "tap", "drop")
+
+
+def optional_actions(capabilities: frozenset[str], ignored: frozenset[str]) -> tuple[str, ...]:
+    """The optional action kinds the implementation offers and the user did not ask to ignore."""
+    return tuple(k for k in (*OPTIONAL, "reshuffle") if (k == "reshuffle" or k in capabilities) and k not in ignored)
+
+
+class Policy:
+    """Chooses the actions of one game (reproducible from the rng)."""
+
+    def __init__(self, rng: random.Random, start: Start, kinds: tuple[str, ...]) -> None:
+        self.rng, self.start, self.kinds = rng, start, kinds
+        self.focus = tuple(a for a in start.focus if a.split()[0] in kinds or "-" in a)
+
+    def next(self, game: Game, played: int) -> str:
+        """The action after ``played`` actions."""
+        if played < len(self.start.script):
+            return self.start.script[played]
+        if game.selected is not None and "tap" in self.kinds and self.rng.random() < 0.7:
+            return f"tap {place_text(self.rng.randrange(HOLD))}"
+        roll = self.rng.random()
+        if roll < 0.25 and self.focus:
+            return self.rng.choice(self.focus)
+        if roll < 0.4:
+            return self._optional(game)
+        if roll < 0.47:
+            return self._probe()
+        return self._legal(game)
+
+    def _legal(self, game: Game) -> str:
+        moves = game.legal_moves()
+        if not moves:
+            return "reshuffle" if game.position.reshuffles or self.rng.random() < 0.3 else self._probe()
+        homeward = [m for m in moves if m.src < PILES <= m.dst]
+        pick = homeward if homeward and self.rng.random() < 0.5 else moves
+        return str(self.rng.choice(pick))
+
+    def _optional(self, game: Game) -> str:
+        kind = self.rng.choice(self.kinds) if self.kinds else "reshuffle"
+        if kind == "tap":
+            return f"tap {place_text(self.rng.randrange(HOLD))}"
+        if kind == "drop":
+            return f"drop p{self.rng.randrange(PILES) + 1}"
+        if kind == "reshuffle" and self.rng.random() < 0.7:
+            return self._legal(game)  # a reshuffle in every other optional pick would end games early
+        return kind
+
+    def _probe(self) -> str:
+        src = self.rng.randrange(HOLD)
+        return f"{place_text(src)}-{place_text(self.rng.randrange(PLACES))}"

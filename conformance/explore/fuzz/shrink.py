@@ -1,0 +1,122 @@
+"""Shrinking a finding: fewest steps first, then a simpler position; deterministic and time-capped.
+
+A candidate (given, actions) is kept when replaying it shows a difference with the same signature.
+The passes, in order:
+
+1. cut the actions after the first difference;
+2. rebase: start from the reference's position after the first k actions and keep only the rest,
+   trying the latest k first (so a difference already visible in a position gives zero steps);
+3. delta debugging (ddmin) on the remaining action list;
+4. rebase again (ddmin can leave a shorter prefix to fold into the position), then set the move
+   counter of the given position to 0.
+
+Every pass stops at the deadline, keeping the best candidate found so far.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from conformance.explore.fuzz.compare import Difference
+from crescent_ref.game import Game
+from crescent_ref.profiles import Profile
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """A game to replay: where it starts and the actions played."""
+
+    given: dict[str, str]
+    actions: tuple[str, ...]
+
+
+Oracle = Callable[[Case], Difference | None]
+
+
+class Shrinker:
+    """Reduces a failing case while ``oracle`` still shows the same difference."""
+
+    def __init__(self, oracle: Oracle, reference: Profile, seconds: float) -> None:
+        self.oracle, self.reference = oracle, reference
+        self.deadline = time.monotonic() + seconds
+        self.tries = 0
+
+    def expired(self) -> bool:
+        """The time cap is reached."""
+        return time.monotonic() >= self.deadline
+
+    def same(self, case: Case, signature: tuple[object, ...]) -> Difference | None:
+        """The difference ``case`` shows, when it has ``signature``."""
+        self.tries += 1
+        found = self.oracle(case)
+        return found if found is not None and found.signature() == signature else None
+
+    def shrink(self, case: Case, found: Difference) -> tuple[Case, Difference]:
+        """The smallest case found within the time cap, and the difference it shows."""
+        sig = found.signature()
+        case = Case(case.given, case.actions[: found.step])
+        for step in (self._rebase, self._ddmin, self._rebase, self._zero_moves):
+            if self.expired():
+                break
+            case, found = step(case, found, sig)
+        return case, found
+
+    def _rebase(self, case: Case, found: Difference, sig: tuple[object, ...]) -> tuple[Case, Difference]:
+        positions = self._positions(case)
+        for k in range(len(positions) - 1, 0, -1):
+            if self.expired():
+                break
+            if positions[k] is None:
+                continue
+            candidate = Case({"position": positions[k] or ""}, case.actions[k:])
+            if (seen := self.same(candidate, sig)) is not None:
+                return candidate, seen
+        return case, found
+
+    def _positions(self, case: Case) -> list[str | None]:
+        """The reference's position text before each action (None where a tap selection is pending)."""
+        code = case.given.get("code")
+        game = Game.deal(self.reference, code) if code else Game.from_text(self.reference, case.given["position"])
+        texts: list[str | None] = [game.position.to_text()]
+        for action in case.actions:
+            game.apply(action)
+            texts.append(None if game.selected is not None else game.position.to_text())
+        return texts
+
+    def _ddmin(self, case: Case, found: Difference, sig: tuple[object, ...]) -> tuple[Case, Difference]:
+        actions, n = list(case.actions), 2
+        while len(actions) >= 2 and not self.expired():
+            chunks = _split(actions, n)
+            for k in range(len(chunks)):
+                rest = [a for j, c in enumerate(chunks) if j != k for a in c]
+                if (seen := self.same(Case(case.given, tuple(rest)), sig)) is not None:
+                    actions, found, n = rest[: seen.step], seen, max(n - 1, 2)
+                    break
+                if self.expired():
+                    break
+            else:
+                if n >= len(actions):
+                    break
+                n = min(n * 2, len(actions))
+        return Case(case.given, tuple(actions)), found
+
+    def _zero_moves(self, case: Case, found: Difference, sig: tuple[object, ...]) -> tuple[Case, Difference]:
+        text = case.given.get("position", "")
+        if " moves:0" in text or not text:
+            return case, found
+        words = [w if not w.startswith("moves:") else "moves:0" for w in text.split()]
+        candidate = Case({"position": " ".join(words)}, case.actions)
+        seen = self.same(candidate, sig)
+        return (candidate, seen) if seen is not None else (case, found)
+
+
+def _split(items: Sequence[str], n: int) -> list[list[str]]:
+    size, extra = divmod(len(items), n)
+    chunks, at = [], 0
+    for k in range(n):
+        width = size + (1 if k < extra else 0)
+        chunks.append(list(items[at : at + width]))
+        at += width
+    return [c for c in chunks if c]
