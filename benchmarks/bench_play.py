@@ -44,7 +44,7 @@ def differential(subject: type[Adapter] | None, label: str, examples: int) -> No
     """Play ``examples`` games of up to 60 steps and print steps per second."""
     COUNT["acts"] = 0
     with TemporaryDirectory() as out:
-        config = FuzzConfig(profile="app", examples=examples, steps=60, out=Path(out), shrink=False)
+        config = FuzzConfig(profile="app", games=examples, steps=60, out=Path(out), shrink=False)
         factory = (lambda: CountingStdio(f"{sys.executable} -m crescent_ref.serve")) if subject is None else subject
         began = time.perf_counter()
         fuzz(factory, config)

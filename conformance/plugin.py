@@ -42,6 +42,9 @@ OPTIONS = {
     "fuzz_out": "folder for scenario files written on a difference (default fuzz-findings)",
     "sources": "folder of the rule documents for the quote check (default $CRESCENT_SOURCES, else ../shared/seeds)",
     "logs": "game logs to check on the reference (folders or files, comma-separated; spec/game-log.md)",
+    "fuzz_seconds": "most seconds of differential play per profile (split across xdist workers)",
+    "fuzz_db": "example database folder: past findings replayed first (default .crescent/fuzz-db)",
+    "fuzz_ignore": "differences fuzz looks past, comma-separated KIND:VALUE (see crescent-conformance fuzz --help)",
 }
 _ADAPTER = pytest.StashKey[Adapter]()
 _INFO = pytest.StashKey[Info]()
@@ -321,9 +324,16 @@ def _announce(
 
 
 def _fuzz_items(session: pytest.Session, config: pytest.Config) -> list[pytest.Item]:
+    """One item per profile and xdist worker: each plays its share of the games and seconds."""
     parent = FuzzFile.from_parent(session, path=Path("differential"), nodeid="crescent/differential")
     profiles = _split(option(config, "profile")) or ["app", "open", "hoffmann-1892", "morehead-1949"]
-    return [FuzzItem.from_parent(parent, name=f"fuzz[{p}]", profile=p) for p in profiles]
+    parts = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    return [
+        FuzzItem.from_parent(parent, name=f"fuzz[{p}]" + (f"[{k + 1}of{parts}]" if parts > 1 else ""), profile=p,
+                             part=(k, parts))
+        for p in profiles
+        for k in range(parts)
+    ]
 
 
 class FuzzFile(pytest.File):
@@ -333,30 +343,51 @@ class FuzzFile(pytest.File):
         return iter(())
 
 
-class FuzzItem(pytest.Item):
-    """Differential play in one profile, with the budget of the fuzz options."""
+class FuzzFailed(Exception):
+    """Differential play found differences (the message lists them)."""
 
-    def __init__(self, *, profile: str, **kwargs: Any) -> None:
+
+class FuzzItem(pytest.Item):
+    """Differential play in one profile: its part of the budget of the fuzz options, past findings first."""
+
+    def __init__(self, *, profile: str, part: tuple[int, int] = (0, 1), **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.profile = profile
+        self.profile, self.part = profile, part
 
     def runtest(self) -> None:
-        from conformance.explore.fuzz import FuzzConfig, fuzz
+        from conformance.explore.fuzz import FuzzConfig, Ignore, fuzz
+        from conformance.explore.fuzz.database import open_database, past_cases, save_case
 
         cfg = self.config
-        config = FuzzConfig(
-            profile=self.profile,
-            examples=int(option(cfg, "fuzz")),
-            steps=int(option(cfg, "fuzz_steps") or 50),
-            seed=int(option(cfg, "fuzz_seed") or 0),
-            out=Path(option(cfg, "fuzz_out") or "fuzz-findings"),
-        )
         info = _info(cfg)
         if info.supports(self.profile):
             pytest.skip(str(info.supports(self.profile)))
-        fuzz(lambda: make_adapter(option(cfg, "impl"), option(cfg, "cmd"), float(option(cfg, "timeout") or 10)), config)
+        seconds = option(cfg, "fuzz_seconds")
+        db = open_database(Path(option(cfg, "fuzz_db") or ".crescent/fuzz-db"))
+        name = f"{info.name} {info.version}"
+        config = FuzzConfig(
+            profile=self.profile,
+            games=int(option(cfg, "fuzz")),
+            seconds=float(seconds) / self.part[1] if seconds else None,
+            steps=int(option(cfg, "fuzz_steps") or 40),
+            seed=int(option(cfg, "fuzz_seed") or 0),
+            out=Path(option(cfg, "fuzz_out") or "fuzz-findings"),
+            ignore=Ignore.parse(_split(option(cfg, "fuzz_ignore"))),
+            replay=past_cases(db, name, self.profile) if self.part[0] == 0 else (),
+            part=self.part,
+        )
+        timeout = float(option(cfg, "timeout") or 10)
+        report = fuzz(lambda: make_adapter(option(cfg, "impl"), option(cfg, "cmd"), timeout), config)
+        for finding in report.findings:
+            if finding.case.given:
+                save_case(db, name, self.profile, finding.case)
+        if report.findings:
+            raise FuzzFailed("\n".join(f"DIFFERENCE {n}: {f}" for n, f in enumerate(report.findings, 1)))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, FuzzFailed):
+            seed = option(self.config, "fuzz_seed") or 0
+            return f"differential play [{self.profile}] (seed {seed}):\n{excinfo.value}"
         return f"differential play [{self.profile}]: {type(excinfo.value).__name__}: {excinfo.value}"
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -1,45 +1,79 @@
-"""``fuzz``: differential play against the reference; a scenario file for each difference."""
+"""``fuzz``: differential play against the reference; a scenario file for each distinct difference."""
 
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
 from conformance.adapters.session import make_adapter
 from conformance.cli.common import Command, adapter_options
 
+EPILOG = """\
+Games start from generated corner positions (full piles, finished foundations, long undo
+histories, ...; see docs/fuzzing.md) and play a seeded mix of legal moves and probes. Each
+distinct difference is shrunk (fewest steps, then a simpler position), diagnosed and written to
+--out as a scenario file; run it again with `crescent-conformance run --scenarios OUT`.
+
+--ignore KIND:VALUE looks past a known difference (repeatable):
+  reason:CODE    a reply where either side gives this reason code (e.g. reason:pile-full)
+  status:NAME    a status difference where either side says NAME (e.g. status:waiting)
+  field:NAME     a state field left out of the comparison (e.g. field:undo, field:moves)
+  action:KIND    an action kind never played (undo, tap, drop, reshuffle)
+A game ends at an ignored difference without a finding.
+
+Exit codes: 0 no difference, 1 differences found, 2 bad arguments.
+"""
+
 
 def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``fuzz``."""
     adapter_options(p)
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.epilog = EPILOG
     p.add_argument("--profile", default="app", help="the profile to play (base or base+variants)")
-    p.add_argument("--examples", type=int, default=100, help="games to play (hypothesis max_examples)")
-    p.add_argument("--steps", type=int, default=50, help="most actions a game")
+    p.add_argument("--games", type=int, default=300, help="most games to play (default 300)")
+    p.add_argument("--examples", dest="games", type=int, help=argparse.SUPPRESS)  # the old name of --games
+    p.add_argument("--seconds", type=float, help="most seconds to play (with --games, whichever ends first)")
+    p.add_argument("--steps", type=int, default=40, help="most actions a game after its corner's script")
     p.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed plays the same games")
-    p.add_argument(
-        "--out", type=Path, default=Path("fuzz-findings"), help="folder for the scenario written on a difference"
-    )
+    p.add_argument("--out", type=Path, default=Path("fuzz-findings"), help="folder for the scenario files")
+    p.add_argument("--max-findings", type=int, default=5, help="stop after this many distinct findings")
+    p.add_argument("--shrink-seconds", type=float, default=10.0, help="time cap for shrinking one finding")
+    p.add_argument("--no-shrink", action="store_true", help="report findings as found, unshrunk")
+    p.add_argument("--ignore", action="append", default=[], metavar="KIND:VALUE", help="a difference to look past")
+    p.add_argument("--corner", action="append", default=[], help="only these position generators (names)")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
 
 
 def _fuzz(args: argparse.Namespace) -> int:
-    """Differential play; exit 1 with the finding's path on a difference."""
-    from conformance.explore.fuzz import FuzzConfig, fuzz
+    """Differential play; exit 1 when differences are found."""
+    from conformance.explore.fuzz import CORNERS, FuzzConfig, Ignore, fuzz
+    from crescent_ref.errors import NotationError
 
-    config = FuzzConfig(profile=args.profile, examples=args.examples, steps=args.steps, seed=args.seed, out=args.out)
-    began = time.perf_counter()
     try:
-        fuzz(lambda: make_adapter(args.impl, args.cmd, args.timeout), config)
-    except AssertionError as err:
-        print(f"DIFFERENCE ({type(err).__name__}): {err}")
-        return 1
-    print(
-        f"no difference in {args.examples} games of up to {args.steps} actions ({args.profile}, seed {args.seed}), "
-        f"{time.perf_counter() - began:.1f}s"
+        ignore = Ignore.parse(args.ignore)
+    except NotationError as err:
+        print(f"fuzz: {err}")
+        return 2
+    unknown = sorted(set(args.corner) - {c.name for c in CORNERS})
+    if unknown:
+        known = ", ".join(dict.fromkeys(c.name for c in CORNERS))
+        print(f"fuzz: unknown corner(s) {', '.join(unknown)}; known: {known}")
+        return 2
+    config = FuzzConfig(
+        profile=args.profile, games=args.games, seconds=args.seconds, steps=args.steps, seed=args.seed, out=args.out,
+        shrink=not args.no_shrink, shrink_seconds=args.shrink_seconds, max_findings=args.max_findings,
+        ignore=ignore, corners=tuple(args.corner), quiet=args.quiet,
     )
-    return 0
+    print(f"fuzz {args.profile}: seed {args.seed} (replay with --seed {args.seed})", flush=True)
+    report = fuzz(lambda: make_adapter(args.impl, args.cmd, args.timeout), config)
+    print(f"{report.games} games, {report.actions} actions in {report.seconds:.1f}s "
+          f"({report.rate:,.0f} actions/s), {len(report.findings)} finding(s), {report.folded} duplicate(s) folded")
+    for number, finding in enumerate(report.findings, 1):
+        print(f"DIFFERENCE {number}: {finding}")
+    return 1 if report.findings else 0
 
 
 COMMAND = Command(
-    "fuzz", "differential play against the reference; writes a scenario on a difference", configure, _fuzz
+    "fuzz", "differential play against the reference; writes a scenario for each distinct difference", configure, _fuzz
 )

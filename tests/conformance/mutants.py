@@ -42,6 +42,7 @@ class Mutant:
     patch: Patch
     interpretations: tuple[str, ...] = ()
     reasons: tuple[str, ...] = ()
+    fuzz_profile: str = "app"  # a profile where the mutant plays differently (for differential play)
 
 
 def profile_change(bases: tuple[str, ...], **changes: Any) -> Patch:
@@ -216,6 +217,10 @@ def _won_is_lost(*args: Any, **kwargs: Any) -> str:
     return "lost" if status == "won" else status
 
 
+def _won_one_card_early(profile: Profile, pos: Position, pile_moves: list[Action] | None = None) -> str:
+    return "won" if pos.foundation_count() >= 103 else _STATUS_OF(profile, pos, pile_moves)
+
+
 def _deal_reversed(*args: Any, **kwargs: Any) -> Position:
     pos = _DEAL(*args, **kwargs)
     return pos._replace(piles=pos.piles[::-1], hidden=pos.hidden[::-1])
@@ -263,17 +268,18 @@ MUTANTS: tuple[Mutant, ...] = (
            areas=("foundations", "between-foundations"), reasons=("base-locked",), patch=reason_change(_base_unlocked)),
     Mutant("between_foundations_in_open", "open lets cards cross between the two foundations of a suit",
            areas=("between-foundations",), interpretations=("I-BETWEEN-FOUNDATIONS",), reasons=("foundation-final",),
-           patch=profile_change(("open",), between_foundations=True)),
+           patch=profile_change(("open",), between_foundations=True), fuzz_profile="open"),
     Mutant("give_backs_everywhere", "every profile lets a foundation's top card return to a pile",
            areas=("give-backs",), interpretations=("I-GIVE-BACK-TARGET",), reasons=("foundation-final",),
            patch=profile_change(BASES, give_backs=True)),
     Mutant("no_autoplay_in_open", "open plays no automatic moves",
-           areas=("autoplay",), interpretations=("I-AUTOPLAY-SCOPE",), patch=profile_change(("open",), autoplay=False)),
+           areas=("autoplay",), interpretations=("I-AUTOPLAY-SCOPE",), patch=profile_change(("open",), autoplay=False),
+           fuzz_profile="open"),
     Mutant("autoplay_in_app", "the app plays 001's automatic moves",
            areas=("autoplay",), interpretations=("I-AUTOPLAY-SCOPE",), patch=profile_change(("app",), autoplay=True)),
     Mutant("autoplay_counts_moves", "automatic moves add to the move counter",
            areas=("autoplay",), interpretations=("I-AUTOPLAY-SCOPE",),
-           patch=("crescent_ref.transitions.autoplay", _autoplay_counted)),
+           patch=("crescent_ref.transitions.autoplay", _autoplay_counted), fuzz_profile="open"),
     Mutant("tap_moves_when_several_fit", "a tap moves to the first of several destinations instead of selecting",
            areas=("tap",), interpretations=("I-TAP",),
            patch=("crescent_ref.game.Game.destinations", _first_destination)),
@@ -281,7 +287,7 @@ MUTANTS: tuple[Mutant, ...] = (
            areas=("drop",), interpretations=("I-DROP",), patch=_apply(_drop_king_first)),
     Mutant("closed_deal_no_turnup", "an uncovered face-down card stays face down",
            areas=("closed",), interpretations=("I-CLOSED-TURNUP",),
-           patch=("crescent_ref.transitions.move", _move_without_turning)),
+           patch=("crescent_ref.transitions.move", _move_without_turning), fuzz_profile="morehead-1949"),
     Mutant("waiting_reported_as_lost", "a game waiting for a reshuffle is reported lost",
            areas=("end-of-game",), interpretations=("I-STUCK",),
            patch=("crescent_ref.game.status_of", _waiting_is_lost)),
@@ -291,10 +297,10 @@ MUTANTS: tuple[Mutant, ...] = (
            areas=("reshuffle",), reasons=("no-reshuffles",), patch=_apply(_endless_reshuffles)),
     Mutant("hoffmann_without_hold", "1892 has no hold between the rows",
            areas=("hold",), interpretations=("I-HOFFMANN-HOLD",), reasons=("must-hold", "not-double-fit"),
-           patch=profile_change(("hoffmann-1892",), hold_double_fit=False)),
+           patch=profile_change(("hoffmann-1892",), hold_double_fit=False), fuzz_profile="hoffmann-1892"),
     Mutant("hoffmann_wraps", "1892 lets King and Ace meet on the piles",
            areas=("piles",), interpretations=("I-HOFFMANN-SEQUENCE",), reasons=("wrong-rank",),
-           patch=profile_change(("hoffmann-1892",), pile_wrap=True)),
+           patch=profile_change(("hoffmann-1892",), pile_wrap=True), fuzz_profile="hoffmann-1892"),
     Mutant("deal_piles_reversed", "a game code deals its piles in reverse order (pile 16 first)",
            areas=("game-codes", "layout"), interpretations=("I-DEAL",),
            patch=("crescent_ref.deal.deal_position", _deal_reversed)),
@@ -306,22 +312,32 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("won_reported_as_lost", "a finished game is reported lost",
            areas=("end-of-game",), interpretations=("I-STUCK",), patch=("crescent_ref.game.status_of", _won_is_lost)),
     Mutant("morehead_dealt_open", "1949 deals every card face up",
-           areas=("closed", "layout", "game-codes"), patch=profile_change(("morehead-1949",), deal="open")),
+           areas=("closed", "layout", "game-codes"), patch=profile_change(("morehead-1949",), deal="open"),
+           fuzz_profile="morehead-1949"),
     Mutant("closed_reshuffle_keeps_hidden", "a reshuffle leaves the card it brings to the top face down",
            areas=("reshuffle", "closed"), interpretations=("I-CLOSED-TURNUP",),
-           patch=("crescent_ref.transitions.reshuffle", _reshuffle_keeping_hidden)),
+           patch=("crescent_ref.transitions.reshuffle", _reshuffle_keeping_hidden), fuzz_profile="morehead-1949"),
     Mutant("crossing_out_of_sequence", "a card crosses to the other foundation whatever that foundation's top",
            areas=("between-foundations",), interpretations=("I-BETWEEN-FOUNDATIONS",), reasons=("out-of-sequence",),
            patch=reason_change(_crossing_any_rank)),
     Mutant("give_back_anywhere", "a given-back card may land on any pile, whatever its top",
-           areas=("give-backs",), interpretations=("I-GIVE-BACK-TARGET",), patch=reason_change(_give_back_anywhere)),
+           areas=("give-backs",), interpretations=("I-GIVE-BACK-TARGET",), patch=reason_change(_give_back_anywhere),
+           fuzz_profile="app+give-backs"),
     Mutant("reshuffle_only_when_stuck", "a reshuffle is refused while moves remain",
            areas=("reshuffle",), interpretations=("I-STUCK",), patch=_apply(_reshuffle_only_when_stuck)),
     Mutant("selection_survives_other_actions", "a move, undo or reshuffle keeps a tap's selection",
            areas=("tap",), interpretations=("I-TAP",), patch=_apply(_selection_kept)),
     Mutant("autoplay_on_load", "open autoplays a position as soon as it is loaded",
            areas=("autoplay",), interpretations=("I-AUTOPLAY-SCOPE",),
-           patch=("crescent_ref.game.Game.from_text", classmethod(_autoplayed_on_load))),
+           patch=("crescent_ref.game.Game.from_text", classmethod(_autoplayed_on_load)), fuzz_profile="open"),
+    # the deep corners of differential play (issue 10)
+    Mutant("pile_limit_12", "the app's piles hold 12 cards (the limit off by one)",
+           areas=("pile-limit",), interpretations=("I-PILE-LIMIT",), reasons=("pile-full",),
+           patch=profile_change(("app",), pile_limit=12)),
+    Mutant("unlimited_undo", "the app undoes every move of the game, not only the last 100",
+           areas=("undo",), reasons=("nothing-to-undo",), patch=profile_change(("app",), undo_limit=1_000_000)),
+    Mutant("won_one_card_early", "a game with 103 cards on the foundations is reported won",
+           areas=("end-of-game",), patch=("crescent_ref.game.status_of", _won_one_card_early)),
 )
 # fmt: on
 BY_NAME = {m.name: m for m in MUTANTS}

@@ -1,20 +1,24 @@
-"""Differential play finds deviations, writes them as scenarios, and tells other faults apart."""
+"""Differential play finds deviations, shrinks and explains them, writes them as scenarios, and tells faults apart."""
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conformance.adapter import Reply, RuleError
+from conformance.adapter import AdapterError, Info, Reply, RuleError
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.corpus.load import read_file
-from conformance.explore.fuzz import Divergence, FuzzConfig, NonDeterministic, Refused, fuzz, generated_position
+from conformance.explore.fuzz import FuzzConfig, FuzzReport, Ignore, fuzz
 from conformance.judging.runner import run_scenario
-from crescent_ref.position import Position
+from crescent_ref.errors import NotationError
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))
+from mutants import BY_NAME, MutantAdapter
 
 
 class WrongSuitReason(ReferenceAdapter):
@@ -23,6 +27,16 @@ class WrongSuitReason(ReferenceAdapter):
     def act(self, action: str) -> Reply:
         reply = super().act(action)
         return dataclasses.replace(reply, reason="wrong-rank") if reply.reason == "wrong-suit" else reply
+
+
+class TwoFaults(WrongSuitReason):
+    """Wrong-suit reported as wrong-rank, and a reshuffle that counts as a move."""
+
+    def act(self, action: str) -> Reply:
+        reply = super().act(action)
+        if action == "reshuffle" and reply.accepted:
+            return dataclasses.replace(reply, state={**reply.state, "moves": reply.state["moves"] + 1})
+        return reply
 
 
 class Flaky(ReferenceAdapter):
@@ -46,23 +60,47 @@ class Picky(ReferenceAdapter):
         return super().start(profile, code=code)
 
 
+class Crashy(ReferenceAdapter):
+    """Dies on any reshuffle."""
+
+    def act(self, action: str) -> Reply:
+        if action == "reshuffle":
+            raise AdapterError("implementation exited (crash)", "stderr tail: boom")
+        return super().act(action)
+
+
+class NoCodes(ReferenceAdapter):
+    """Declares no game codes, no undo count: and fails loudly if sent a code."""
+
+    def info(self) -> Info:
+        return dataclasses.replace(super().info(), capabilities=super().info().capabilities - {"game-codes", "undo"})
+
+    def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
+        if code:
+            raise AdapterError("sent a code without game-codes")
+        return {**super().start(profile, position=position), "undo": 99}
+
+
 def config(tmp_path: Path, **kw: Any) -> FuzzConfig:
-    return FuzzConfig(**{"profile": "app", "examples": 30, "steps": 20, "out": tmp_path, **kw})
+    return FuzzConfig(**{"profile": "app", "games": 60, "steps": 20, "out": tmp_path, "max_findings": 1, **kw})
+
+
+def kinds(report: FuzzReport) -> list[str]:
+    return [f.difference.kind for f in report.findings]
 
 
 def test_the_reference_agrees_with_itself(tmp_path: Path) -> None:
-    cfg = config(tmp_path, profile="hoffmann-1892")
-    fuzz(ReferenceAdapter, cfg)
-    assert cfg.findings == []
+    report = fuzz(ReferenceAdapter, config(tmp_path, profile="hoffmann-1892", games=40))
+    assert report.findings == [] and report.games == 40 and report.actions > 40
 
 
-def test_a_deviation_is_found_and_written_as_a_minimal_scenario(tmp_path: Path) -> None:
-    cfg = config(tmp_path, steps=8)
-    with pytest.raises(Divergence, match="expected rejected \\(wrong-suit\\), got rejected \\(wrong-rank\\)"):
-        fuzz(WrongSuitReason, cfg)
-    [path] = cfg.findings
-    [scenario] = read_file(path)
-    assert len(scenario.steps) <= 3 and scenario.steps[-1].expect.reason == "wrong-suit"
+def test_a_deviation_is_found_shrunk_explained_and_written_as_a_scenario(tmp_path: Path) -> None:
+    [finding] = fuzz(WrongSuitReason, config(tmp_path)).findings
+    assert finding.difference.kind == "reply" and len(finding.case.actions) <= 2
+    assert "the reference refuses (wrong-suit" in finding.diagnosis.title and "rules.md §6" in finding.diagnosis.title
+    assert finding.path is not None
+    [scenario] = read_file(finding.path)
+    assert scenario.steps[-1].expect.reason == "wrong-suit"
     reference, mutant = ReferenceAdapter(), WrongSuitReason()
     assert run_scenario(reference, reference.info(), scenario, "app").verdict == "passed"
     assert run_scenario(mutant, mutant.info(), scenario, "app").verdict == "failed"
@@ -71,24 +109,80 @@ def test_a_deviation_is_found_and_written_as_a_minimal_scenario(tmp_path: Path) 
 def test_the_same_seed_finds_the_same_game(tmp_path: Path) -> None:
     texts = []
     for run in ("a", "b"):
-        cfg = config(tmp_path / run, seed=7, shrink=False)
-        with pytest.raises(Divergence):
-            fuzz(WrongSuitReason, cfg)
-        texts.append(cfg.findings[0].read_text(encoding="utf-8"))
+        [finding] = fuzz(WrongSuitReason, config(tmp_path / run, seed=7, shrink=False)).findings
+        assert finding.path is not None
+        texts.append(finding.path.read_text(encoding="utf-8"))
     assert texts[0] == texts[1]
 
 
+def test_a_legal_move_difference_is_a_set_difference_with_each_side_asked(tmp_path: Path) -> None:
+    [finding] = fuzz(lambda: MutantAdapter(BY_NAME["no_pile_wrap"]), config(tmp_path)).findings
+    assert finding.difference.kind == "legal-moves" and finding.difference.missing and not finding.difference.extra
+    assert len(finding.case.actions) == 0
+    title = finding.diagnosis.title
+    assert "refuses (wrong-rank)" in title and "King and Ace are neighbours on the piles" in title
+    assert finding.diagnosis.source is not None and finding.diagnosis.source["quote"]
+
+
+def test_two_distinct_differences_get_two_scenarios(tmp_path: Path) -> None:
+    report = fuzz(TwoFaults, config(tmp_path, games=200, max_findings=2))
+    assert len(report.findings) == 2
+    assert {f.diagnosis.area for f in report.findings} == {"piles", "reshuffle"}
+    assert len({f.path for f in report.findings}) == 2 and report.folded >= 1
+
+
 def test_a_non_deterministic_implementation_is_named(tmp_path: Path) -> None:
-    with pytest.raises(NonDeterministic, match="played twice"):
-        fuzz(Flaky, config(tmp_path))
+    report = fuzz(Flaky, config(tmp_path, games=200))
+    assert kinds(report) == ["flaky"] and "played again" in str(report.findings[0].difference)
 
 
-def test_a_refused_position_is_not_a_rules_difference(tmp_path: Path) -> None:
-    with pytest.raises(Refused, match="refused to load"):
-        fuzz(Picky, config(tmp_path, shrink=False))
+def test_a_refused_position_is_one_finding_not_a_traceback(tmp_path: Path) -> None:
+    report = fuzz(Picky, config(tmp_path))
+    assert kinds(report) == ["refused"] and "I only deal from codes" in report.findings[0].diagnosis.title
 
 
-def test_generated_positions_are_valid_and_reproducible() -> None:
-    text = generated_position(99, 30, "open")
-    assert Position.from_text(text).card_count() == 104
-    assert generated_position(99, 30, "open") == text
+def test_an_engine_fault_is_one_finding(tmp_path: Path) -> None:
+    report = fuzz(Crashy, config(tmp_path, games=200, corners=("stuck",)))
+    assert kinds(report) == ["fault"]
+    assert report.findings[0].case.actions == ("reshuffle",) and "exited (crash)" in report.findings[0].diagnosis.title
+
+
+def test_capabilities_are_honoured(tmp_path: Path) -> None:
+    """No code without game-codes; no undo count compared without it (NoCodes reports a wrong one)."""
+    report = fuzz(NoCodes, config(tmp_path, games=80, max_findings=3))
+    assert report.findings == []
+
+
+def test_an_ignored_difference_is_looked_past(tmp_path: Path) -> None:
+    report = fuzz(WrongSuitReason, config(tmp_path, ignore=Ignore.parse(["reason:wrong-suit"])))
+    assert report.findings == [] and report.games == 60
+
+
+def test_a_bad_ignore_rule_names_itself() -> None:
+    with pytest.raises(NotationError, match="colour:red"):
+        Ignore.parse(["colour:red"])
+
+
+@pytest.mark.parametrize(
+    "name", ["pile_limit_12", "pile_limit_14", "no_pile_limit_in_app", "foundation_wrap", "unlimited_undo",
+             "undo_limit_99", "won_one_card_early", "base_card_movable"],
+)
+def test_each_corner_mutant_is_found_within_a_small_budget(name: str, tmp_path: Path) -> None:
+    mutant = BY_NAME[name]
+    report = fuzz(lambda: MutantAdapter(mutant), config(tmp_path, profile=mutant.fuzz_profile, shrink=False))
+    assert report.findings, f"{name} not found in {report.games} games"
+
+
+def test_a_difference_already_in_the_given_position_shrinks_to_zero_steps(tmp_path: Path) -> None:
+    [finding] = fuzz(lambda: MutantAdapter(BY_NAME["won_one_card_early"]), config(tmp_path)).findings
+    assert finding.case.actions == () and "status: reference playing, implementation won" in finding.diagnosis.title
+    assert finding.path is not None
+    [scenario] = read_file(finding.path)
+    assert scenario.steps == () or len(scenario.steps) == 0
+
+
+def test_an_undo_count_difference_names_both_values(tmp_path: Path) -> None:
+    [finding] = fuzz(lambda: MutantAdapter(BY_NAME["undo_keeps_the_move_count"]), config(tmp_path)).findings
+    assert finding.difference.kind == "state"
+    assert any(f.name == "moves" and f.expected != f.actual for f in finding.difference.fields)
+    assert "moves: reference" in finding.diagnosis.title

@@ -74,6 +74,6 @@ def test_its_perft_counts_agree_with_the_spec(case: object) -> None:
 
 @pytest.mark.parametrize("profile", ["app", "hoffmann-1892+reversal+give-backs"])
 def test_a_short_differential_run_finds_no_difference(profile: str, tmp_path: Path) -> None:
-    config = FuzzConfig(profile=profile, examples=25, steps=40, seed=3, out=tmp_path, shrink=False)
-    fuzz(lambda: StdioAdapter(COMMAND, timeout=30), config)
-    assert config.findings == []
+    config = FuzzConfig(profile=profile, games=25, steps=40, seed=3, out=tmp_path, shrink=False)
+    report = fuzz(lambda: StdioAdapter(COMMAND, timeout=30), config)
+    assert [str(f) for f in report.findings] == []

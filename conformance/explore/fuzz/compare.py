@@ -23,7 +23,7 @@ Kind = Literal["reply", "state", "legal-moves", "refused", "fault", "flaky", "ig
 
 @dataclass(frozen=True, slots=True)
 class FieldDiff:
-    """One differing part of the state: its name (``undo``, ``p3``, ``K♠``), the reference's and the implementation's value."""
+    """One differing part of the state: its name (``undo``, ``p3``), its field, both sides' values."""
 
     name: str
     field: str

@@ -95,7 +95,7 @@ def full_pile(profile: Profile, rng: random.Random) -> Start:
 def foundation_end(profile: Profile, rng: random.Random) -> Start:
     """A foundation one or two cards from complete, or complete and offered its base rank again."""
     t, suit = Table(profile, rng), rng.randrange(4)
-    short = rng.choice((0, 1, 2))
+    short = rng.choice((0, 0, 1, 2))
     if rng.random() < 0.5:
         t.foundation(suit, KING - short, KING)
         tops = [card(suit, r) for r in range(KING - short + 1, KING + 1)] + [card(suit, ACE)]
@@ -104,9 +104,9 @@ def foundation_end(profile: Profile, rng: random.Random) -> Start:
         t.foundation(suit, ACE, ACE + short)
         tops = [card(suit, r) for r in range(ACE, ACE + short)] + [card(suit, KING)]
         place = DOWN + suit
-    for c in tops:
-        t.pile([*t.draw(rng.randrange(3)), c])
-    return Start("foundation-end", {"position": _text(t)}, focus=onto([place]) + onto([place], [place - 4 if place >= DOWN else place + 4]))
+    piles = [t.pile([*t.draw(rng.randrange(3)), c]) for c in tops]
+    partner = place - 4 if place >= DOWN else place + 4
+    return Start("foundation-end", {"position": _text(t)}, focus=onto([place], piles) + onto([place], [partner]))
 
 
 def near_win(profile: Profile, rng: random.Random) -> Start:
@@ -119,7 +119,7 @@ def near_win(profile: Profile, rng: random.Random) -> Start:
     t.reshuffles = rng.randrange(profile.reshuffles + 1)
     position = t.position(empty=PILES - 3)
     homes = [UP + s for s in range(4)] + [DOWN + s for s in range(4)]
-    return Start("near-win", {"position": position.to_text()}, focus=onto(homes) + ("reshuffle", "undo", "p1-p2"))
+    return Start("near-win", {"position": position.to_text()}, focus=(*onto(homes), "reshuffle", "undo", "p1-p2"))
 
 
 def stuck(profile: Profile, rng: random.Random) -> Start:

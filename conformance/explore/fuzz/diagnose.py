@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from conformance.explore.fuzz.compare import Difference, verdict
 from conformance.explore.fuzz.rulebook import area_of_reason, messages, section, source
 from crescent_ref import movegen, rules
-from crescent_ref.actions import DOWN, HOLD, PILES, Action, place_text
+from crescent_ref.actions import HOLD, PILES, Action, place_text
 from crescent_ref.cards import ACE, CARD_TEXT, KING
 from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
@@ -59,7 +59,8 @@ def describe(game: Game, action: str) -> str:
         return f"{what} ({where}) onto {target} ({place_text(act.dst)}, {len(pile)} cards)"
     if act.dst == HOLD:
         return f"{what} ({where}) into the hold"
-    return f"{what} ({where}) onto the {place_text(act.dst)} foundation (top {CARD_TEXT[rules.source_card(pos, act.dst)]})"
+    top = CARD_TEXT[rules.source_card(pos, act.dst)]
+    return f"{what} ({where}) onto the {place_text(act.dst)} foundation (top {top})"
 
 
 def why_accepted(game: Game, action: str) -> tuple[str, str]:
@@ -154,7 +155,8 @@ def _state(diff: Difference, game: Game) -> Diagnosis:
     kind = diff.action.split()[0] if diff.action else ""
     area = "end-of-game" if "status" in fields else KIND_AREAS.get(kind) or STATE_AREAS.get(fields[0], "piles")
     if diff.action is None:
-        area = "autoplay" if game.profile.autoplay and "piles" in fields else "layout" if "status" not in fields else area
+        loaded = "autoplay" if game.profile.autoplay and "piles" in fields else "layout"
+        area = loaded if "status" not in fields else area
     elif game.profile.autoplay and kind not in KIND_AREAS and fields != ["status"]:
         area = "autoplay" if "foundations" in fields or "moves" in fields else area
     where = f"after {diff.action}" if diff.action else "in the given position"

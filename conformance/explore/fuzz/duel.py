@@ -1,33 +1,61 @@
 """The reference and the implementation playing one game side by side, compared after every action.
 
-The reference is played in process (a ``Game`` under the implementation's declared deviations); the
-implementation through its adapter. Anything the implementation does wrong at the protocol level
-(crash, hang, garbage, an unreadable reply) becomes a ``fault`` difference: never a traceback.
+The reference plays first, in process (a ``Game`` under the implementation's declared
+deviations), choosing the actions as it goes and recording what it expects after each. Then the
+implementation is asked the same game: step by step in process (stopping at the first
+difference), or all at once over stdio (pipeline.py). Anything it does wrong at the protocol
+level (crash, hang, garbage, an unreadable reply) becomes a ``fault`` difference: never a traceback.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from conformance.adapter import Adapter, AdapterError, RuleError, Skip
+from conformance.adapter import Adapter, AdapterError, Reply, RuleError, Skip
+from conformance.adapters.stdio import StdioAdapter
 from conformance.explore.fuzz.compare import Difference, compare_legal, compare_reply, compare_state
 from conformance.explore.fuzz.observe import Observed
+from conformance.explore.fuzz.pipeline import Request, exchange
 from conformance.judging.state import canonical_action
 from crescent_ref.actions import Action, place_text
 from crescent_ref.cards import CARD_TEXT
-from crescent_ref.game import Game
+from crescent_ref.game import Game, Outcome
 from crescent_ref.position import Pile
 from crescent_ref.profiles import Profile
 from crescent_ref.state_json import FOUNDATIONS
 
-T = TypeVar("T")
 READ_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 CACHE_LIMIT = 50_000  # entries per cache below; cleared when full, so a long run keeps memory flat
 _PILES: dict[Pile, list[str]] = {}
 _TOPS: dict[tuple[tuple[int, ...], tuple[int, ...]], dict[str, str]] = {}
 _ACTIONS: dict[str, Action] = {}
 _TEXTS: dict[Action, str] = {}
+Chooser = Callable[[Game, int], str | None]  # the next action after k actions, or None to stop
+
+
+class Skipped(Exception):
+    """The implementation skipped the request (not a difference; the game ends)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """The reference after one action (``action`` None: the given position)."""
+
+    action: str | None
+    outcome: Outcome | None
+    state: dict[str, Any]
+    legal: list[str] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The implementation after one action: its reply (None for the given), state and legal moves."""
+
+    reply: Reply | None
+    state: Any
+    legal: list[str] | None
 
 
 def _cached(cache: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
@@ -43,7 +71,7 @@ def reference_state(game: Game) -> dict[str, Any]:
     """The reference's canonical state JSON (as crescent_ref.state_json writes it), built from caches."""
     pos = game.position
     return {
-        "piles": [_cached(_PILES, p, lambda p=p: [CARD_TEXT[c] for c in p]) for p in pos.piles],
+        "piles": [_PILES.get(p) or _pile_texts(p) for p in pos.piles],
         "hidden": list(pos.hidden),
         "foundations": _cached(_TOPS, (pos.up, pos.down), lambda: _tops(pos.up, pos.down)),
         "held": [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.held) if r],
@@ -56,9 +84,14 @@ def reference_state(game: Game) -> dict[str, Any]:
     }
 
 
+def _pile_texts(pile: Pile) -> list[str]:
+    texts: list[str] = _cached(_PILES, pile, lambda: [CARD_TEXT[c] for c in pile])
+    return texts
+
+
 def _tops(up: tuple[int, ...], down: tuple[int, ...]) -> dict[str, str]:
-    cards = [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(up)] + [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(down)]
-    return dict(zip(FOUNDATIONS, cards, strict=True))
+    cards = [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(up)]
+    return dict(zip(FOUNDATIONS, cards + [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(down)], strict=True))
 
 
 def parsed(action: str) -> Action | str:
@@ -67,101 +100,167 @@ def parsed(action: str) -> Action | str:
     if found is None:
         try:
             found = _cached(_ACTIONS, action, lambda: Action.from_text(action))
-        except Exception:  # noqa: BLE001 - an unreadable action is the engine's to refuse
+        except Exception:
             return action
     return found
 
 
 def move_texts(moves: list[Action]) -> list[str]:
     """Action texts (cached per interned action)."""
-    return [_cached(_TEXTS, m, lambda m=m: str(m)) for m in moves]
+    return [_TEXTS.get(m) or _move_text(m) for m in moves]
 
 
-class Skipped(Exception):
-    """The implementation skipped the request (not a difference; the game ends)."""
+def _move_text(move: Action) -> str:
+    text: str = _cached(_TEXTS, move, lambda: str(move))
+    return text
+
+
+def fixed(actions: Sequence[str]) -> Chooser:
+    """A chooser playing ``actions`` in order."""
+    return lambda game, k: actions[k] if k < len(actions) else None
+
+
+def new_game(reference: Profile, given: dict[str, str]) -> Game:
+    """The reference's game from ``given`` (a position text or a game code)."""
+    code = given.get("code")
+    return Game.deal(reference, code) if code else Game.from_text(reference, given["position"])
 
 
 class Duel:
-    """One game on both sides: ``start`` then ``step``; each returns the first difference or None."""
+    """Plays games on both sides: ``play`` returns the first difference (or None) and the actions played."""
 
     def __init__(self, impl: Adapter, profile: str, reference: Profile, seen: Observed) -> None:
         self.impl, self.profile, self.reference, self.seen = impl, profile, reference, seen
-        self.game: Game | None = None
-        self.steps = 0
 
-    def start(self, given: dict[str, str]) -> Difference | None:
-        """Start both sides from ``given`` (a position text or a game code) and compare."""
-        self.steps = 0
-        code = given.get("code")
-        self.game = Game.deal(self.reference, code) if code else Game.from_text(self.reference, given["position"])
+    def play(self, given: dict[str, str], choose: Chooser) -> tuple[Difference | None, tuple[str, ...]]:
+        """The reference plays (``choose`` picks), then the implementation; compared step by step."""
+        expected = self.expect(given, choose)
+        actions = tuple(e.action for e in expected[1:] if e.action is not None)
         try:
-            state = self._ask("loading the given position", lambda: self.impl.start(self.profile, **given))
-        except RuleError as err:
-            return Difference("refused", 0, message=f"the implementation refuses to load the given {_what(given)}: {err}")
-        except _Fault as fault:
-            return fault.difference
-        return self._compare(None, reference_state(self.game), state)
+            for step, (want, got) in enumerate(zip(expected, self.answers(given, actions), strict=False)):
+                found = got if isinstance(got, Difference) else self.judge(step, want, got)
+                if found is not None:
+                    return found, actions
+        except Skipped:
+            pass
+        return None, actions
 
-    def step(self, action: str) -> Difference | None:
-        """Apply ``action`` on both sides and compare reply, state and legal moves."""
-        game = self.game
-        assert game is not None
-        self.steps += 1
-        out = game.apply(parsed(action))
-        try:
-            reply = self._ask(action, lambda: self.impl.act(action))
-            found = compare_reply(self.steps, action, out, reply, self.seen)
-            return found or self._compare(action, reference_state(game), reply.state)
-        except _Fault as fault:
-            return fault.difference
-        except RuleError as err:
-            return self._fault(action, f"refused the action as a request: {err}")
+    def expect(self, given: dict[str, str], choose: Chooser) -> list[Expected]:
+        """The reference's outcome, state and legal moves after each action it chooses."""
+        game = new_game(self.reference, given)
+        expected = [Expected(None, None, reference_state(game), self._legal(game))]
+        while (action := choose(game, len(expected) - 1)) is not None:
+            outcome = game.apply(parsed(action))
+            expected.append(Expected(action, outcome, reference_state(game), self._legal(game)))
+        return expected
 
-    def _compare(self, action: str | None, want: dict[str, Any], got: Any) -> Difference | None:
-        if not isinstance(got, dict):
-            return self._fault(action, f"a state that is not an object: {str(got)[:80]!r}")
-        found = compare_state(self.steps, action, want, got, self.seen)
-        if found or not self.seen.legal_moves:
+    def _legal(self, game: Game) -> list[str] | None:
+        return move_texts(game.legal_moves()) if self.seen.legal_moves else None
+
+    def judge(self, step: int, want: Expected, got: Answer) -> Difference | None:
+        """The difference between the reference's and the implementation's account of one step."""
+        action = want.action
+        if want.outcome is not None and got.reply is not None:
+            found = compare_reply(step, action or "", want.outcome, got.reply, self.seen)
+            if found is not None:
+                return found
+        if not isinstance(got.state, dict):
+            return _fault(step, action, f"a state that is not an object: {str(got.state)[:80]!r}")
+        found = compare_state(step, action, want.state, got.state, self.seen)
+        if found is not None or want.legal is None or got.legal is None:
             return found
-        assert self.game is not None
-        wanted = move_texts(self.game.legal_moves())
-        listed = self._ask(action or "listing legal moves", self.impl.legal_moves)
-        if set(wanted) != set(listed):
-            listed = [canonical_action(str(m)) for m in listed]
-        return compare_legal(self.steps, action, wanted, listed)
+        listed = got.legal if set(got.legal) == set(want.legal) else [canonical_action(str(m)) for m in got.legal]
+        return compare_legal(step, action, want.legal, listed)
 
-    def _ask(self, doing: str, call: Callable[[], T]) -> T:
+    def answers(self, given: dict[str, str], actions: Sequence[str]) -> Iterator[Answer | Difference]:
+        """The implementation's account of the game: all at once over stdio, else step by step."""
+        if isinstance(self.impl, StdioAdapter):
+            return iter(self._pipelined(given, actions))
+        return self._stepwise(given, actions)
+
+    def _stepwise(self, given: dict[str, str], actions: Sequence[str]) -> Iterator[Answer | Difference]:
+        legal = self.seen.legal_moves
         try:
-            return call()
+            state = self.impl.start(self.profile, **given)
+            yield Answer(None, state, self.impl.legal_moves() if legal else None)
+        except RuleError as err:
+            yield _refused(given, str(err))
+            return
         except Skip as err:
             raise Skipped(str(err)) from None
-        except AdapterError as err:
-            raise _Fault(self._fault(doing, str(err).splitlines()[0])) from None
-        except READ_ERRORS as err:
-            raise _Fault(self._fault(doing, f"an unreadable reply ({type(err).__name__}: {err})")) from None
+        except (AdapterError, *READ_ERRORS) as err:
+            yield _fault(0, None, _said(err))
+            return
+        for step, action in enumerate(actions, 1):
+            try:
+                reply = self.impl.act(action)
+                yield Answer(reply, reply.state, self.impl.legal_moves() if legal else None)
+            except Skip as err:
+                raise Skipped(str(err)) from None
+            except (AdapterError, RuleError, *READ_ERRORS) as err:
+                yield _fault(step, action, _said(err))
+                return
 
-    def _fault(self, doing: str | None, what: str) -> Difference:
-        return Difference("fault", self.steps, doing, message=f"engine fault on {doing}: {what}")
+    def _pipelined(self, given: dict[str, str], actions: Sequence[str]) -> list[Answer | Difference]:
+        assert isinstance(self.impl, StdioAdapter)
+        legal = self.seen.legal_moves
+        requests: list[Request] = [({"cmd": "new_game", "profile": self.profile, **given}, "new-game-reply")]
+        for action in (None, *actions):
+            if action is not None:
+                requests.append(({"cmd": "act", "action": action}, "act-reply"))
+            if legal:
+                requests.append(({"cmd": "legal_moves"}, "legal-moves-reply"))
+        replies = iter(exchange(self.impl, requests))
+        return list(_read_answers(replies, given, (None, *actions), legal))
 
 
-class _Fault(Exception):
-    def __init__(self, difference: Difference) -> None:
-        super().__init__(difference.message)
-        self.difference = difference
+def _read_answers(replies: Iterator[dict[str, Any] | AdapterError], given: dict[str, str],
+                  actions: Sequence[str | None], legal: bool) -> Iterator[Answer | Difference]:
+    for step, action in enumerate(actions):
+        try:
+            body = _result(next(replies), action is None)
+            reply = None if action is None else _reply(body)
+            state = body["state"]
+            moves = list(_result(next(replies), False)["moves"]) if legal else None
+            yield Answer(reply, state, moves)
+        except StopIteration:
+            return
+        except RuleError as err:
+            yield _refused(given, str(err))
+            return
+        except (AdapterError, *READ_ERRORS) as err:
+            yield _fault(step, action, _said(err))
+            return
 
 
-def _what(given: dict[str, str]) -> str:
-    return f"code {given['code']}" if "code" in given else "position"
+def _result(reply: dict[str, Any] | AdapterError, loading: bool) -> dict[str, Any]:
+    if isinstance(reply, AdapterError):
+        raise reply
+    if "skipped" in reply:
+        raise Skipped(str(reply["skipped"].get("message", "")))
+    if "errored" in reply:
+        err = reply["errored"]
+        if loading and err.get("refused"):
+            raise RuleError(err.get("message", ""))
+        raise AdapterError(f"implementation errored: {err.get('message', '')}")
+    result: dict[str, Any] = reply["result"]
+    return result
 
 
-def replay(duel: Duel, given: dict[str, str], actions: Sequence[str]) -> Difference | None:
-    """Play ``actions`` from ``given`` on both sides; the first difference (ignored ones included) or None."""
-    try:
-        found = duel.start(given)
-        for action in actions:
-            if found:
-                break
-            found = duel.step(action)
-    except Skipped:
-        return None
-    return found
+def _reply(r: dict[str, Any]) -> Reply:
+    return Reply(bool(r["accepted"]), r.get("reason"), r.get("effect"), tuple(r.get("moves", ())), r["state"])
+
+
+def _said(err: BaseException) -> str:
+    text = str(err).splitlines()[0] if str(err) else ""
+    return text if isinstance(err, AdapterError) else f"an unreadable reply ({type(err).__name__}: {text})"
+
+
+def _fault(step: int, action: str | None, what: str) -> Difference:
+    doing = action or "loading the given position"
+    return Difference("fault", step, action, message=f"engine fault on {doing}: {what}")
+
+
+def _refused(given: dict[str, str], why: str) -> Difference:
+    what = f"code {given['code']}" if "code" in given else "position"
+    return Difference("refused", 0, message=f"the implementation refuses to load the given {what}: {why}")

@@ -52,7 +52,8 @@ class Ignore:
         for rule in rules:
             kind, sep, value = rule.partition(":")
             if not sep or kind not in sets or not value:
-                raise NotationError("ignore rule", rule, f"expected KIND:VALUE with KIND one of {', '.join(IGNORE_KINDS)}")
+                kinds = ", ".join(IGNORE_KINDS)
+                raise NotationError("ignore rule", rule, f"expected KIND:VALUE with KIND one of {kinds}")
             sets[kind].add(value)
         return cls(*(frozenset(sets[k]) for k in IGNORE_KINDS))
 

@@ -36,11 +36,11 @@ class Policy:
         if game.selected is not None and "tap" in self.kinds and self.rng.random() < 0.7:
             return f"tap {place_text(self.rng.randrange(HOLD))}"
         roll = self.rng.random()
-        if roll < 0.25 and self.focus:
+        if roll < 0.3 and self.focus:
             return self.rng.choice(self.focus)
-        if roll < 0.4:
+        if roll < 0.42:
             return self._optional(game)
-        if roll < 0.47:
+        if roll < 0.48:
             return self._probe()
         return self._legal(game)
 

@@ -18,7 +18,7 @@ from conformance.adapter import Adapter, AdapterError, Info
 from conformance.explore.fuzz.compare import Difference
 from conformance.explore.fuzz.corners import Corner, Start, corners_for, make_start
 from conformance.explore.fuzz.diagnose import Diagnosis, diagnose
-from conformance.explore.fuzz.duel import Duel, Skipped, replay
+from conformance.explore.fuzz.duel import Chooser, Duel, fixed, new_game
 from conformance.explore.fuzz.findings import Finding, scenario, write
 from conformance.explore.fuzz.observe import Ignore, Observed, reference_profile
 from conformance.explore.fuzz.policy import Policy, optional_actions
@@ -46,6 +46,7 @@ class FuzzConfig:
     corners: tuple[str, ...] = ()
     replay: tuple[Case, ...] = ()
     quiet: bool = True
+    part: tuple[int, int] = (0, 1)  # (k, n): play games k, k+n, k+2n, ... of the run (xdist workers)
 
 
 @dataclass
@@ -91,17 +92,19 @@ class Run:
     def over(self) -> bool:
         """The budget is spent or enough findings are in."""
         c = self.config
-        return (self.report.games >= c.games or (c.seconds is not None and self.elapsed() >= c.seconds)
-                or len(self.report.findings) >= c.max_findings)
+        played = self.report.games * c.part[1] + c.part[0]
+        timed_out = c.seconds is not None and self.elapsed() >= c.seconds
+        return played >= c.games or timed_out or len(self.report.findings) >= c.max_findings
 
     def go(self) -> FuzzReport:
         """Replay past findings, then play games until the budget is spent."""
         for case in self.config.replay:
-            self._consider(replay(self.duel, case.given, case.actions), case)
+            self._consider(self._oracle(case), case)
         bar = counter(f"fuzz {self.config.profile}", unit=" games", quiet=self.config.quiet)
         try:
             while self.corners and not self.over():
-                self._game(random.Random(f"{self.config.seed}:{self.report.games}"))
+                number = self.report.games * self.config.part[1] + self.config.part[0]
+                self._game(random.Random(f"{self.config.seed}:{number}"))
                 bar.update(1)
                 bar.set_postfix_str(f"{self.report.actions / max(self.elapsed(), 1e-9):,.0f} actions/s, "
                                     f"{len(self.report.findings)} findings", refresh=False)
@@ -118,19 +121,19 @@ class Run:
             self._consider(found, case)
 
     def _play(self, start: Start, rng: random.Random) -> tuple[Difference | None, Case]:
-        played: list[str] = []
-        try:
-            found = self.duel.start(start.given)
-            policy, game, grace = Policy(rng, start, self.kinds), self.duel.game, GAME_OVER_GRACE
-            assert game is not None
-            while found is None and len(played) < len(start.script) + self.config.steps and grace:
-                played.append(policy.next(game, len(played)))
-                found = self.duel.step(played[-1])
-                grace -= game.status() in ("won", "lost")
-        except Skipped:
-            found = None
+        found, played = self.duel.play(start.given, self._chooser(Policy(rng, start, self.kinds), start))
         self.report.actions += len(played) + 1
-        return found, Case(start.given, tuple(played))
+        return found, Case(start.given, played)
+
+    def _chooser(self, policy: Policy, start: Start) -> Chooser:
+        limit, grace = len(start.script) + self.config.steps, [GAME_OVER_GRACE]
+
+        def choose(game: Game, played: int) -> str | None:
+            if game.status() in ("won", "lost"):
+                grace[0] -= 1
+            return policy.next(game, played) if played < limit and grace[0] >= 0 else None
+
+        return choose
 
     def _consider(self, found: Difference | None, case: Case) -> None:
         if found is None or found.kind == "ignored":
@@ -157,7 +160,7 @@ class Run:
         self.report.findings.append(Finding(case, found, diagnosis, path, found_at, time.monotonic() - began))
 
     def _oracle(self, case: Case) -> Difference | None:
-        return replay(self.duel, case.given, case.actions)
+        return self.duel.play(case.given, fixed(case.actions))[0]
 
     def _steady(self, case: Case, found: Difference) -> Difference:
         """``found`` when the case shows it twice more; else a ``flaky`` difference."""
@@ -173,23 +176,25 @@ class Run:
         return diagnose(found, self._reference_at(case.given, upto), lambda move: self._ask(case, move))
 
     def _reference_at(self, given: dict[str, str], actions: Iterable[str]) -> Game:
-        code = given.get("code")
-        game = Game.deal(self.reference, code) if code else Game.from_text(self.reference, given["position"])
+        game = new_game(self.reference, given)
         for action in actions:
             game.apply(action)
         return game
 
     def _ask(self, case: Case, move: str) -> tuple[bool, str | None] | None:
         """The implementation's verdict on ``move`` after the case's actions."""
+        impl = self.duel.impl
         try:
-            replay(self.duel, case.given, case.actions)
-            reply = self.duel.impl.act(move)
-        except Exception:  # noqa: BLE001 - any failure to ask is "could not be asked", never a traceback
+            impl.start(self.config.profile, **case.given)
+            for action in case.actions:
+                impl.act(action)
+            reply = impl.act(move)
+        except Exception:
             return None
         return reply.accepted, reply.reason
 
     def _write(self, case: Case, found: Difference, diagnosis: Diagnosis) -> Path | None:
-        if self.config.out is None or found.kind in ("fault", "flaky", "refused") and not case.given:
+        if self.config.out is None or (found.kind in ("fault", "flaky", "refused") and not case.given):
             return None
         origin = {"seed": self.config.seed, "implementation": self.report.implementation}
         return write(self.config.out, scenario(self.config.profile, self.reference, case, found, diagnosis, origin))

@@ -10,7 +10,9 @@ The passes, in order:
 4. rebase again (ddmin can leave a shorter prefix to fold into the position), then set the move
    counter of the given position to 0.
 
-Every pass stops at the deadline, keeping the best candidate found so far.
+Every pass stops at the deadline, keeping the best candidate found so far. On a long list
+(more than LONG actions: a history the difference needs, like 101 moves before the 101st undo)
+ddmin stops at MAX_CHUNKS chunks: each try replays the whole list, and finer cuts rarely pay there.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class Case:
 
 
 Oracle = Callable[[Case], Difference | None]
+LONG, MAX_CHUNKS = 40, 8
 
 
 class Shrinker:
@@ -87,7 +90,8 @@ class Shrinker:
 
     def _ddmin(self, case: Case, found: Difference, sig: tuple[object, ...]) -> tuple[Case, Difference]:
         actions, n = list(case.actions), 2
-        while len(actions) >= 2 and not self.expired():
+        most = MAX_CHUNKS if len(actions) > LONG else len(actions)
+        while len(actions) >= 2 and n <= most and not self.expired():
             chunks = _split(actions, n)
             for k in range(len(chunks)):
                 rest = [a for j, c in enumerate(chunks) if j != k for a in c]
