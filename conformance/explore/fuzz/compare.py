@@ -9,11 +9,13 @@ look past: the game ends there, with no finding.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from conformance.adapter import Reply
 from conformance.explore.fuzz.observe import Observed
+from conformance.judging.state import canonical_action
 from crescent_ref.actions import place_text
 from crescent_ref.game import Outcome
 from crescent_ref.position import join_pile
@@ -85,14 +87,27 @@ def verdict(accepted: bool, reason: str | None) -> str:
 
 
 def compare_reply(step: int, action: str, out: Outcome, reply: Reply, seen: Observed) -> Difference | None:
-    """A reply difference (or an ignored one), else None."""
+    """A reply difference (or an ignored one), else None. The effect (select, move, ...) and the card
+    moves made are compared when the implementation reports an effect."""
     want, got = seen.reason(out.reason), seen.reason(reply.reason)
     if out.accepted == reply.accepted and want == got:
-        return None
+        if not out.accepted or reply.effect is None or _same_effect(out, reply):
+            return None
+        return Difference("reply", step, action, f"accepts ({_effect(out.effect, out.moves)})",
+                          f"accepts ({_effect(reply.effect, reply.moves)})")
     if {out.reason, reply.reason} & seen.ignore.reasons:
         return Difference("ignored", step, action)
     return Difference("reply", step, action, verdict(out.accepted, want), verdict(reply.accepted, got),
                       reasons=(want, got))
+
+
+def _same_effect(out: Outcome, reply: Reply) -> bool:
+    return out.effect == reply.effect and len(out.moves) == len(reply.moves) and all(
+        str(m) == canonical_action(r) for m, r in zip(out.moves, reply.moves, strict=True))
+
+
+def _effect(effect: str | None, moves: Sequence[object]) -> str:
+    return f"{effect}: {' '.join(str(m) for m in moves)}" if moves else str(effect)
 
 
 def compare_state(step: int, action: str | None, want: dict[str, Any], got: dict[str, Any], seen: Observed

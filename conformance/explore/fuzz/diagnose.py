@@ -66,6 +66,10 @@ def describe(game: Game, action: str) -> str:
 def why_accepted(game: Game, action: str) -> tuple[str, str]:
     """The reference's plain reason for accepting ``action`` here, and the rule area it rests on."""
     act = Action.from_text(action)
+    if act.kind == "tap":
+        return _why_tap(game, act.src), "tap"
+    if act.kind == "drop":
+        return "drop tries the hold, then the Ace foundation, then the King foundation of the suit", "drop"
     if act.kind != "move":
         return f"{act.kind} is allowed here", KIND_AREAS.get(act.kind, "reasons")
     pos, profile, src, dst = game.position, game.profile, act.src, act.dst
@@ -86,6 +90,15 @@ def why_accepted(game: Game, action: str) -> tuple[str, str]:
     if ranks == {ACE, KING}:
         return "King and Ace are neighbours on the piles", "piles"
     return "same suit, one rank apart", "piles"
+
+
+def _why_tap(game: Game, place: int) -> str:
+    if game.selected is not None:
+        return f"a second tap moves the card selected on {place_text(game.selected)}"
+    targets = [place_text(d) for d in game.destinations(place)]
+    if len(targets) == 1:
+        return f"the card fits one place only ({targets[0]}): the tap moves it there"
+    return f"the card fits {len(targets)} places ({', '.join(targets)}): the tap selects it"
 
 
 def why_refused(reason: str | None) -> str:
@@ -123,10 +136,13 @@ def _finish(game: Game, title: str, area: str, details: tuple[str, ...], key: tu
 def _reply(diff: Difference, game: Game) -> Diagnosis:
     action = diff.action or ""
     ref_reason, impl_reason = diff.reasons
-    ref_accepts = diff.expected == "accepts"
+    ref_accepts = diff.expected.startswith("accepts")
     ref_says, ref_area = side(game, action, ref_accepts, ref_reason)
-    impl_area = side(game, action, diff.actual == "accepts", impl_reason)[1]
-    area = ref_area if not ref_accepts else impl_area if diff.actual != "accepts" else ref_area
+    impl_accepts = diff.actual.startswith("accepts")
+    impl_area = side(game, action, impl_accepts, impl_reason)[1]
+    area = ref_area if not ref_accepts or impl_accepts else impl_area
+    if ref_accepts and impl_accepts:
+        ref_says = f"{diff.expected}: {why_accepted(game, action)[0]}"
     title = f"{action}: the implementation {diff.actual} {describe(game, action)}; the reference {ref_says}"
     key = ("reply", area, ref_reason, impl_reason)
     return _finish(game, title, area, (title,), key, ref_reason or impl_reason)
