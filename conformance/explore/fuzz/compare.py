@@ -102,8 +102,10 @@ def compare_reply(step: int, action: str, out: Outcome, reply: Reply, seen: Obse
 
 
 def _same_effect(out: Outcome, reply: Reply) -> bool:
-    return out.effect == reply.effect and len(out.moves) == len(reply.moves) and all(
-        str(m) == canonical_action(r) for m, r in zip(out.moves, reply.moves, strict=True))
+    if out.effect != reply.effect or len(out.moves) != len(reply.moves):
+        return False
+    texts = [str(m) for m in out.moves] if out.moves else []
+    return texts == list(reply.moves) or texts == [canonical_action(r) for r in reply.moves]
 
 
 def _effect(effect: str | None, moves: Sequence[object]) -> str:

@@ -13,13 +13,13 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from conformance.explore.fuzz.duel import position_of
 from conformance.explore.fuzz.table import Table, card
 from crescent_ref.actions import DOWN, HOLD, PILES, UP, place_text
 from crescent_ref.cards import ACE, KING
 from crescent_ref.deal import MAX_SEED, GameCode
 from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
-from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
 
 
@@ -293,7 +293,7 @@ def make_start(corner: Corner, profile: Profile, rng: random.Random) -> Start | 
     try:
         start = corner.make(profile, rng)
         if "position" in start.given:
-            Game(profile, Position.from_text(start.given["position"]))
+            Game(profile, position_of(start.given["position"]))
     except NotationError:
         return None
     return start

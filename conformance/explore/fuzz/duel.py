@@ -9,6 +9,7 @@ level (crash, hang, garbage, an unreadable reply) becomes a ``fault`` difference
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,7 @@ from conformance.judging.state import canonical_action
 from crescent_ref.actions import Action, place_text
 from crescent_ref.cards import CARD_TEXT
 from crescent_ref.game import Game, Outcome
-from crescent_ref.position import Pile
+from crescent_ref.position import Pile, Position
 from crescent_ref.profiles import Profile
 from crescent_ref.state_json import FOUNDATIONS
 
@@ -123,7 +124,14 @@ def fixed(actions: Sequence[str]) -> Chooser:
 def new_game(reference: Profile, given: dict[str, str]) -> Game:
     """The reference's game from ``given`` (a position text or a game code)."""
     code = given.get("code")
-    return Game.deal(reference, code) if code else Game.from_text(reference, given["position"])
+    return Game.deal(reference, code) if code else Game(reference, position_of(given["position"]))
+
+
+@functools.lru_cache(maxsize=256)
+def position_of(text: str) -> Position:
+    """The position of a text form (cached: a game's start is parsed once for the generator, the
+    reference and every shrinking replay)."""
+    return Position.from_text(text)
 
 
 class Duel:

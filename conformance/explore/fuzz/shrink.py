@@ -7,12 +7,13 @@ The passes, in order:
 2. rebase: start from the reference's position after the first k actions and keep only the rest,
    trying the latest k first (so a difference already visible in a position gives zero steps);
 3. delta debugging (ddmin) on the remaining action list;
-4. rebase again (ddmin can leave a shorter prefix to fold into the position), then set the move
-   counter of the given position to 0.
+4. rebase again when ddmin removed something (it can leave a shorter prefix to fold into the
+   position), then set the move counter of the given position to 0.
 
 Every pass stops at the deadline, keeping the best candidate found so far. On a long list
 (more than LONG actions: a history the difference needs, like 101 moves before the 101st undo)
-ddmin stops at MAX_CHUNKS chunks: each try replays the whole list, and finer cuts rarely pay there.
+rebase tries the last LONG cuts and then MAX_CHUNKS evenly spread ones, and ddmin stops at
+MAX_CHUNKS chunks: each try replays the whole list, and finer cuts rarely pay there.
 """
 
 from __future__ import annotations
@@ -60,15 +61,19 @@ class Shrinker:
         """The smallest case found within the time cap, and the difference it shows."""
         sig = found.signature()
         case = Case(case.given, case.actions[: found.step])
-        for step in (self._rebase, self._ddmin, self._rebase, self._zero_moves):
-            if self.expired():
-                break
-            case, found = step(case, found, sig)
+        case, found = self._rebase(case, found, sig)
+        if not self.expired():
+            before = case
+            case, found = self._ddmin(case, found, sig)
+            if case != before and not self.expired():
+                case, found = self._rebase(case, found, sig)
+        if not self.expired():
+            case, found = self._zero_moves(case, found, sig)
         return case, found
 
     def _rebase(self, case: Case, found: Difference, sig: tuple[object, ...]) -> tuple[Case, Difference]:
         positions = self._positions(case)
-        for k in range(len(positions) - 1, 0, -1):
+        for k in _cuts(len(positions) - 1):
             if self.expired():
                 break
             if positions[k] is None:
@@ -114,6 +119,14 @@ class Shrinker:
         candidate = Case({"position": " ".join(words)}, case.actions)
         seen = self.same(candidate, sig)
         return (candidate, seen) if seen is not None else (case, found)
+
+
+def _cuts(n: int) -> list[int]:
+    """Where to rebase a list of ``n`` actions, latest first: every one of the last LONG, then every
+    n/MAX_CHUNKS-th (a long list is usually a history the difference needs, and no cut works)."""
+    last = list(range(n, max(n - LONG, 0), -1))
+    spread = [n * j // MAX_CHUNKS for j in range(MAX_CHUNKS - 1, 0, -1)]
+    return list(dict.fromkeys(k for k in last + spread if k > 0))
 
 
 def _split(items: Sequence[str], n: int) -> list[list[str]]:
