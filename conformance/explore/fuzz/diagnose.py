@@ -122,7 +122,7 @@ def diagnose(diff: Difference, game: Game, ask: Ask) -> Diagnosis:
         return _legal(diff, game, ask)
     if diff.kind == "state":
         return _state(diff, game)
-    title = str(diff).splitlines()[0][:200]
+    title = str(diff).splitlines()[0]
     return Diagnosis(title, "reasons", section("reasons"), None, (str(diff),), (diff.kind,))
 
 

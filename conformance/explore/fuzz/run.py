@@ -8,6 +8,7 @@ one already seen (same signature, or the same diagnosis key after shrinking) is 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -167,6 +168,8 @@ class Run:
         again = [self._oracle(case) for _ in range(2)]
         if all(a is not None and a.signature() == found.signature() for a in again):
             return found
+        if found.kind == "fault":  # a crash is a finding even when a replay does not crash again
+            return dataclasses.replace(found, message=f"{found.message} (not repeated when the game was replayed)")
         return Difference("flaky", found.step, found.action, message=(
             f"the same game played again gave different answers (first: {found}; "
             f"then: {', '.join(str(a) if a else 'no difference' for a in again)})"))

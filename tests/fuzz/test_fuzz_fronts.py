@@ -1,0 +1,88 @@
+"""Differential play over stdio, from the command line and under pytest (with xdist splitting the budget)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.adapters.stdio import StdioAdapter
+from conformance.cli import main
+from conformance.explore.fuzz import FuzzConfig, fuzz
+from conformance.explore.fuzz.database import open_database, past_cases, save_case
+
+CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
+PYTHON = shlex.quote(sys.executable)
+SERVE_MUTANT = f"{PYTHON} {shlex.quote(str(CONFORMANCE / 'serve_mutant.py'))}"
+FAKE = f"{PYTHON} {shlex.quote(str(CONFORMANCE / 'fakes' / 'fake_engine.py'))}"
+QUIET = ("-p", "no:hypothesispytest")
+sys.path.insert(0, str(CONFORMANCE))
+from mutants import BY_NAME, MutantAdapter  # noqa: E402
+
+
+def test_a_faulty_engine_is_found_over_stdio(tmp_path: Path) -> None:
+    config = FuzzConfig(profile="app", games=60, out=tmp_path, max_findings=1)
+    [finding] = fuzz(lambda: StdioAdapter(f"{SERVE_MUTANT} foundation_wrap"), config).findings
+    assert finding.difference.kind == "reply" and "out-of-sequence" in finding.diagnosis.title
+    assert len(finding.case.actions) <= 2
+
+
+def test_a_crash_over_stdio_is_one_finding_without_a_traceback(tmp_path: Path) -> None:
+    flag = tmp_path / "crashed"
+    config = FuzzConfig(profile="app", games=30, out=tmp_path, max_findings=3)
+    report = fuzz(lambda: StdioAdapter(f"{FAKE} crash 5 {shlex.quote(str(flag))}", timeout=10), config)
+    [finding] = report.findings
+    assert finding.difference.kind == "fault" and "exited (crash)" in finding.diagnosis.title
+    assert "not repeated when the game was replayed" in finding.diagnosis.title  # the fake crashes only once
+    assert "Traceback" not in str(finding)
+
+
+def test_the_cli_prints_the_seed_and_each_finding(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["fuzz", "--impl", "mutants:no_pile_wrap", "--games", "20", "--seed", "4", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1 and "seed 4" in out and "DIFFERENCE 1:" in out and "King and Ace are neighbours" in out
+    assert len(list(tmp_path.glob("differential-*.yaml"))) == 1
+
+
+def test_the_cli_refuses_a_bad_ignore_rule_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fuzz", "--ignore", "nonsense"]) == 2
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and "nonsense" in out[0]
+
+
+@pytest.fixture
+def kit(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(CONFORMANCE), os.environ.get("PYTHONPATH")])))
+    pytester.syspathinsert(CONFORMANCE)
+    return pytester
+
+
+def test_pytest_fails_the_profile_with_the_findings_and_stores_them(kit: pytest.Pytester) -> None:
+    result = kit.runpytest(*QUIET, "--crescent-impl=mutants:no_pile_wrap", "--crescent-fuzz=20",
+                           "--crescent-profile=app", "-k", "differential", f"--crescent-fuzz-db={kit.path / 'db'}",
+                           f"--crescent-fuzz-out={kit.path / 'out'}")
+    result.assert_outcomes(failed=1)
+    assert "DIFFERENCE 1: legal moves" in result.stdout.str() and "(seed 0)" in result.stdout.str()
+    cases = past_cases(open_database(kit.path / "db"), "mutant-no_pile_wrap 0.1.0", "app")
+    assert len(cases) == 1 and cases[0].actions == ()
+
+
+def test_stored_findings_are_replayed_first(tmp_path: Path) -> None:
+    db = open_database(tmp_path / "db")
+    [finding] = fuzz(lambda: MutantAdapter(BY_NAME["no_pile_wrap"]), FuzzConfig(out=None, max_findings=1)).findings
+    save_case(db, "x", "app", finding.case)
+    config = FuzzConfig(games=0, out=None, replay=past_cases(db, "x", "app"))
+    report = fuzz(lambda: MutantAdapter(BY_NAME["no_pile_wrap"]), config)
+    assert report.games == 0 and [f.case for f in report.findings] == [finding.case]
+
+
+def test_parts_of_a_run_play_the_games_of_the_whole_run() -> None:
+    """What xdist workers do: worker k of n plays games k, k+n, ... of the run."""
+    whole = fuzz(ReferenceAdapter, FuzzConfig(profile="open", games=12, out=None))
+    parts = [fuzz(ReferenceAdapter, FuzzConfig(profile="open", games=12, out=None, part=(k, 3))) for k in range(3)]
+    assert sum(p.games for p in parts) == whole.games == 12
+    assert sum(p.actions for p in parts) == whole.actions
