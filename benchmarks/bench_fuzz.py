@@ -4,7 +4,7 @@ Prints per engine and transport: found or not, seconds to the first difference, 
 shrinking, steps in the shrunk scenario; then medians and maxima, and the reference against
 itself (actions per second, legal-move comparison on). Usage::
 
-    python benchmarks/bench_fuzz.py [--seconds 30] [--transport inproc|stdio|both] [--only NAME ...]
+    python benchmarks/bench_fuzz.py [--seconds 30] [--transport inproc|stdio|both] [--only NAME ...] [--soak 600]
 
 Each engine is fuzzed in its ``fuzz_profile`` (a profile where it plays differently) until the first
 finding or the time budget. Report the machine load with the figures (``uptime``).
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -70,13 +71,40 @@ def summary(transport: str, rows: list[tuple[str, float | None, float | None, in
 
 
 def self_speed(transport: str, seconds: float) -> None:
-    """The reference against itself: actions per second with legal-move comparison on."""
+    """The reference against itself: actions per second with legal-move comparison on.
+
+    Besides the wall-clock rate, the rate per CPU second: this process's CPU time and (over stdio)
+    the served engine's, which run in parallel, so the larger of the two bounds the rate on a machine
+    with two free cores. On a shared, loaded machine the wall-clock rate says more about the load.
+    """
     factory: Callable[[], Adapter] = ReferenceAdapter
     if transport == "stdio":
         factory = lambda: StdioAdapter(f"{sys.executable} -m crescent_ref.serve")  # noqa: E731
+    mine, theirs = time.process_time(), _children_cpu()
     report = fuzz(factory, FuzzConfig(profile="app", games=10**9, seconds=seconds, out=None))
+    mine, theirs = time.process_time() - mine, _children_cpu() - theirs
     print(f"reference vs itself, {transport:<6}: {report.actions} actions in {report.seconds:.1f}s = "
-          f"{report.rate:,.0f} actions/s ({report.games} games, {len(report.findings)} findings)")
+          f"{report.rate:,.0f} actions/s ({report.games} games, {len(report.findings)} findings); "
+          f"CPU: fuzz {mine:.1f}s" + (f", engine {theirs:.1f}s" if transport == "stdio" else "")
+          + f" = {report.actions / max(mine, theirs, 1e-9):,.0f} actions per CPU second of the busier side")
+
+
+def soak(seconds: float) -> None:
+    """The reference against itself in process for ``seconds``, printing the resident memory ten times."""
+    slice_ = seconds / 10
+    for k in range(10):
+        report = fuzz(ReferenceAdapter, FuzzConfig(profile="app", games=10**9, seconds=slice_, seed=k, out=None))
+        print(f"soak {(k + 1) * slice_:6.0f}s: {report.actions:>7} actions, resident memory {_rss_mb():.1f} MB")
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
@@ -86,6 +114,7 @@ def main() -> int:
     p.add_argument("--transport", choices=("inproc", "stdio", "both"), default="both")
     p.add_argument("--only", nargs="*", default=[], help="only these mutants")
     p.add_argument("--speed-seconds", type=float, default=10.0, help="budget of the reference-vs-itself runs")
+    p.add_argument("--soak", type=float, default=0.0, help="also run this many seconds watching memory")
     args = p.parse_args()
     print(f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     transports = ("inproc", "stdio") if args.transport == "both" else (args.transport,)
@@ -98,6 +127,8 @@ def main() -> int:
             print(f"  ({time.perf_counter() - began:.0f}s for the {transport} hunt)\n")
     for transport in transports:
         self_speed(transport, args.speed_seconds)
+    if args.soak:
+        soak(args.soak)
     print(f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

@@ -10,7 +10,7 @@ level (crash, hang, garbage, an unreadable reply) becomes a ``fault`` difference
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,14 +40,28 @@ class Skipped(Exception):
     """The implementation skipped the request (not a difference; the game ends)."""
 
 
+View = tuple[Position, str, int, int | None]  # the reference's position, status, undo depth, selection
+
+
 @dataclass(frozen=True, slots=True)
 class Expected:
-    """The reference after one action (``action`` None: the given position)."""
+    """The reference after one action (``action`` None: the given position); the state JSON and the
+    legal-move texts are made only when compared (over stdio, while the implementation works)."""
 
     action: str | None
     outcome: Outcome | None
-    state: dict[str, Any]
-    legal: list[str] | None
+    view: View
+    moves: list[Action] | None
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The reference's canonical state JSON."""
+        return state_of(self.view)
+
+    @property
+    def legal(self) -> list[str] | None:
+        """The reference's legal moves, as texts."""
+        return None if self.moves is None else move_texts(self.moves)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +82,14 @@ def _cached(cache: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
     return found
 
 
-def reference_state(game: Game) -> dict[str, Any]:
-    """The reference's canonical state JSON (as crescent_ref.state_json writes it), built from caches."""
-    pos = game.position
+def view(game: Game) -> View:
+    """What the state JSON is made of."""
+    return game.position, game.status(), len(game.history), game.selected
+
+
+def state_of(seen: View) -> dict[str, Any]:
+    """The canonical state JSON of a view, built from caches."""
+    pos, status, undo, selected = seen
     return {
         "piles": [_PILES.get(p) or _pile_texts(p) for p in pos.piles],
         "hidden": list(pos.hidden),
@@ -79,9 +98,9 @@ def reference_state(game: Game) -> dict[str, Any]:
         "reshuffles": pos.reshuffles,
         "moves": pos.moves,
         "foundation_cards": pos.foundation_count(),
-        "status": game.status(),
-        "undo": len(game.history),
-        "selected": place_text(game.selected) if game.selected is not None else None,
+        "status": status,
+        "undo": undo,
+        "selected": place_text(selected) if selected is not None else None,
     }
 
 
@@ -144,26 +163,29 @@ class Duel:
         """The reference plays (``choose`` picks), then the implementation; compared step by step."""
         expected = self.expect(given, choose)
         actions = tuple(e.action for e in expected[1:] if e.action is not None)
+        answers = self.answers(given, actions)
         try:
-            for step, (want, got) in enumerate(zip(expected, self.answers(given, actions), strict=False)):
+            for step, (want, got) in enumerate(zip(expected, answers, strict=False)):
                 found = got if isinstance(got, Difference) else self.judge(step, want, got)
                 if found is not None:
                     return found, actions
         except Skipped:
             pass
+        finally:
+            answers.close()
         return None, actions
 
     def expect(self, given: dict[str, str], choose: Chooser) -> list[Expected]:
         """The reference's outcome, state and legal moves after each action it chooses."""
         game = new_game(self.reference, given)
-        expected = [Expected(None, None, reference_state(game), self._legal(game))]
+        expected = [Expected(None, None, view(game), self._legal(game))]
         while (action := choose(game, len(expected) - 1)) is not None:
             outcome = game.apply(parsed(action))
-            expected.append(Expected(action, outcome, reference_state(game), self._legal(game)))
+            expected.append(Expected(action, outcome, view(game), self._legal(game)))
         return expected
 
-    def _legal(self, game: Game) -> list[str] | None:
-        return move_texts(game.legal_moves()) if self.seen.legal_moves else None
+    def _legal(self, game: Game) -> list[Action] | None:
+        return game.legal_moves() if self.seen.legal_moves else None
 
     def judge(self, step: int, want: Expected, got: Answer) -> Difference | None:
         """The difference between the reference's and the implementation's account of one step."""
@@ -175,18 +197,19 @@ class Duel:
         if not isinstance(got.state, dict):
             return _fault(step, action, f"a state that is not an object: {str(got.state)[:80]!r}")
         found = compare_state(step, action, want.state, got.state, self.seen)
-        if found is not None or want.legal is None or got.legal is None:
+        wanted = want.legal
+        if found is not None or wanted is None or got.legal is None:
             return found
-        listed = got.legal if set(got.legal) == set(want.legal) else [canonical_action(str(m)) for m in got.legal]
-        return compare_legal(step, action, want.legal, listed)
+        listed = got.legal if set(got.legal) == set(wanted) else [canonical_action(str(m)) for m in got.legal]
+        return compare_legal(step, action, wanted, listed)
 
-    def answers(self, given: dict[str, str], actions: Sequence[str]) -> Iterator[Answer | Difference]:
-        """The implementation's account of the game: all at once over stdio, else step by step."""
+    def answers(self, given: dict[str, str], actions: Sequence[str]) -> Generator[Answer | Difference, None, None]:
+        """The implementation's account of the game: sent all at once over stdio, else step by step."""
         if isinstance(self.impl, StdioAdapter):
-            return iter(self._pipelined(given, actions))
+            return self._pipelined(given, actions)
         return self._stepwise(given, actions)
 
-    def _stepwise(self, given: dict[str, str], actions: Sequence[str]) -> Iterator[Answer | Difference]:
+    def _stepwise(self, given: dict[str, str], actions: Sequence[str]) -> Generator[Answer | Difference, None, None]:
         legal = self.seen.legal_moves
         try:
             state = self.impl.start(self.profile, **given)
@@ -209,7 +232,7 @@ class Duel:
                 yield _fault(step, action, _said(err))
                 return
 
-    def _pipelined(self, given: dict[str, str], actions: Sequence[str]) -> list[Answer | Difference]:
+    def _pipelined(self, given: dict[str, str], actions: Sequence[str]) -> Generator[Answer | Difference, None, None]:
         assert isinstance(self.impl, StdioAdapter)
         legal = self.seen.legal_moves
         requests: list[Request] = [({"cmd": "new_game", "profile": self.profile, **given}, "new-game-reply")]
@@ -218,8 +241,11 @@ class Duel:
                 requests.append(({"cmd": "act", "action": action}, "act-reply"))
             if legal:
                 requests.append(({"cmd": "legal_moves"}, "legal-moves-reply"))
-        replies = iter(exchange(self.impl, requests))
-        return list(_read_answers(replies, given, (None, *actions), legal))
+        replies = exchange(self.impl, requests)
+        try:
+            yield from _read_answers(replies, given, (None, *actions), legal)
+        finally:
+            replies.close()
 
 
 def _read_answers(replies: Iterator[dict[str, Any] | AdapterError], given: dict[str, str],

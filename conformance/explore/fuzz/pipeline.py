@@ -10,6 +10,9 @@ the next request).
 
 from __future__ import annotations
 
+import json
+import os
+from collections.abc import Generator
 from typing import Any
 
 from conformance.adapter import AdapterError
@@ -19,36 +22,59 @@ CHUNK = 200  # requests written before their replies are read (about 15 KB of re
 Request = tuple[dict[str, Any], str]  # a message and the schema of its reply
 
 
-def exchange(adapter: StdioAdapter, requests: list[Request]) -> list[dict[str, Any] | AdapterError]:
-    """Each request's reply (the whole reply object), or the fault that ended the exchange (last)."""
-    answers: list[dict[str, Any] | AdapterError] = []
+def exchange(adapter: StdioAdapter, requests: list[Request]) -> Generator[dict[str, Any] | AdapterError, None, None]:
+    """Each request's reply (the whole reply object), read as the caller asks for it; a fault ends it.
+
+    Closing the iterator early reads (and drops) the replies still due for requests already sent,
+    so the next request finds the stream in step; requests not yet sent are never sent.
+    """
     for at in range(0, len(requests), CHUNK):
-        answers += _chunk(adapter, requests[at : at + CHUNK])
-        if answers and isinstance(answers[-1], AdapterError):
-            break
-    return answers
+        chunk = requests[at : at + CHUNK]
+        sent = _send(adapter, chunk)
+        if isinstance(sent, AdapterError):
+            yield sent
+            return
+        pending = list(zip([schema for _, schema in chunk], sent, strict=True))
+        try:
+            while pending:
+                schema, seq = pending[0]
+                reply = adapter._read(adapter.process, schema, seq)  # type: ignore[arg-type]
+                pending.pop(0)
+                yield reply
+        except AdapterError as err:
+            pending.clear()
+            yield err
+            return
+        finally:
+            _drain(adapter, pending)
 
 
-def _chunk(adapter: StdioAdapter, requests: list[Request]) -> list[dict[str, Any] | AdapterError]:
+def _send(adapter: StdioAdapter, requests: list[Request]) -> list[int] | AdapterError:
     try:
         process = adapter._ensure()
-        seqs = []
+        seqs, lines = [], []
         for message, _ in requests:
             adapter.seq += 1
             seqs.append(adapter.seq)
-            process.send({**message, "seq": adapter.seq})
+            lines.append(json.dumps({**message, "seq": adapter.seq}, ensure_ascii=False))
+        data = ("\n".join(lines) + "\n").encode("utf-8")
+        assert process.proc.stdin is not None
+        while data:
+            data = data[os.write(process.proc.stdin.fileno(), data) :]
     except AdapterError as err:
-        return [err]
+        return err
     except OSError:
-        return [_crash(adapter)]
-    answers: list[dict[str, Any] | AdapterError] = []
-    for (_, schema), seq in zip(requests, seqs, strict=True):
+        return _crash(adapter)
+    return seqs
+
+
+def _drain(adapter: StdioAdapter, pending: list[tuple[str, int]]) -> None:
+    """Read the replies still due (the caller stopped early); a fault leaves the process to restart."""
+    for schema, seq in pending:
         try:
-            answers.append(adapter._read(process, schema, seq))
-        except AdapterError as err:
-            answers.append(err)
-            break
-    return answers
+            adapter._read(adapter.process, schema, seq)  # type: ignore[arg-type]
+        except AdapterError:
+            return
 
 
 def _crash(adapter: StdioAdapter) -> AdapterError:
