@@ -1,8 +1,9 @@
 """Writing a finding as a scenario file in the corpus format (loadable with ``--scenarios FOLDER``).
 
-Every step carries the reference's outcome, reason and position; the differing step also the
-parts that differed (undo depth, legal moves, ...) and, as its note, the diagnosis. A zero-step
-finding puts the expectation on the given position. Files are written atomically.
+Every step carries the reference's outcome and reason, and (in scenarios of up to six steps, and
+always on the last step) its position and status; the differing step also the parts that
+differed (undo depth, legal moves, ...) and, as its note, the diagnosis. A zero-step finding puts
+the expectation on the given position. Files are written atomically.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from crescent_ref.profiles import Profile
 from crescent_ref.state_json import game_state
 
 EXTRA_FIELDS = {"undo": "undo", "selected": "selection"}
+SHOWN_STEPS = 6  # a longer scenario gives the state only after its last step (outcomes on every step)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +56,8 @@ def scenario(profile: str, reference: Profile, case: Case, diff: Difference, dia
     """The scenario (as data) replaying ``case`` with the reference's expectations."""
     code = case.given.get("code")
     game = Game.deal(reference, code) if code else Game.from_text(reference, case.given["position"])
-    steps = [_step(game, game.apply(a), diff if k == len(case.actions) else None, diagnosis)
+    last, full = len(case.actions), len(case.actions) <= SHOWN_STEPS
+    steps = [_step(game, game.apply(a), diff if k == last else None, diagnosis, full or k == last)
              for k, a in enumerate(case.actions, 1)]
     given: dict[str, Any] = dict(case.given)
     if not case.actions:
@@ -85,11 +88,12 @@ def _state(game: Game, diff: Difference | None) -> dict[str, Any]:
     return want
 
 
-def _step(game: Game, out: Outcome, diff: Difference | None, diagnosis: Diagnosis) -> dict[str, Any]:
+def _step(game: Game, out: Outcome, diff: Difference | None, diagnosis: Diagnosis, full: bool) -> dict[str, Any]:
     step: dict[str, Any] = {"action": str(out.action), "outcome": "accepted" if out.accepted else "rejected"}
     if not out.accepted:
         step["reason"] = out.reason
-    step["state"] = _state(game, diff)
+    if full:
+        step["state"] = _state(game, diff)
     if diff is not None:
         step["note"] = diagnosis.title
     return step
@@ -98,7 +102,7 @@ def _step(game: Game, out: Outcome, diff: Difference | None, diagnosis: Diagnosi
 def _features(case: Case, steps: list[dict[str, Any]], given: dict[str, Any]) -> list[str]:
     needed = {"game-codes"} if "code" in case.given else set()
     needed |= {a.split()[0] for a in case.actions if a.split()[0] in ("undo", "tap", "drop")}
-    states = [given.get("state", {})] + [s["state"] for s in steps]
+    states = [given.get("state", {})] + [s.get("state", {}) for s in steps]
     needed |= {"legal-moves" for s in states if "legal_moves" in s}
     needed |= {EXTRA_FIELDS[k] for s in states for k in EXTRA_FIELDS if k in s}
     return sorted(needed)
