@@ -186,3 +186,17 @@ def test_an_undo_count_difference_names_both_values(tmp_path: Path) -> None:
     assert finding.difference.kind == "state"
     assert any(f.name == "moves" and f.expected != f.actual for f in finding.difference.fields)
     assert "moves: reference" in finding.diagnosis.title
+
+
+@pytest.mark.parametrize(
+    "name", ["no_pile_wrap", "undo_keeps_the_move_count", "reshuffle_top_to_bottom", "won_one_card_early",
+             "closed_deal_no_turnup"],
+)
+def test_the_written_scenario_passes_on_the_reference_and_fails_on_the_engine(name: str, tmp_path: Path) -> None:
+    mutant = BY_NAME[name]
+    [finding] = fuzz(lambda: MutantAdapter(mutant), config(tmp_path, profile=mutant.fuzz_profile)).findings
+    assert finding.path is not None
+    [scenario] = read_file(finding.path)
+    reference, broken = ReferenceAdapter(), MutantAdapter(mutant)
+    assert run_scenario(reference, reference.info(), scenario, mutant.fuzz_profile).verdict == "passed"
+    assert run_scenario(broken, broken.info(), scenario, mutant.fuzz_profile).verdict == "failed"
