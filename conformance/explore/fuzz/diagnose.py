@@ -52,11 +52,11 @@ def describe(game: Game, action: str) -> str:
     pos = game.position
     moving = rules.source_card(pos, act.src)
     what = CARD_TEXT[moving] if moving >= 0 else "nothing"
-    where = place_text(act.src)
+    where = place_text(act.src) if act.src < PILES else f"from the {place_text(act.src)} foundation"
     if act.dst < PILES:
         pile = pos.piles[act.dst]
         target = CARD_TEXT[pile[-1]] if pile else f"the empty {place_text(act.dst)}"
-        return f"{what} ({where}) onto {target} ({place_text(act.dst)}, {len(pile)} cards)"
+        return f"{what} ({where}) onto {target} ({place_text(act.dst)}, {len(pile)} card{'s' * (len(pile) != 1)})"
     if act.dst == HOLD:
         return f"{what} ({where}) into the hold"
     top = CARD_TEXT[rules.source_card(pos, act.dst)]
@@ -71,7 +71,7 @@ def why_accepted(game: Game, action: str) -> tuple[str, str]:
     if act.kind == "drop":
         return "drop tries the hold, then the Ace foundation, then the King foundation of the suit", "drop"
     if act.kind != "move":
-        return f"{act.kind} is allowed here", KIND_AREAS.get(act.kind, "reasons")
+        return _why_other(game, act.kind), KIND_AREAS.get(act.kind, "reasons")
     pos, profile, src, dst = game.position, game.profile, act.src, act.dst
     card = rules.source_card(pos, src)
     if src >= PILES and dst < PILES:
@@ -98,7 +98,29 @@ def _why_tap(game: Game, place: int) -> str:
     targets = [place_text(d) for d in game.destinations(place)]
     if len(targets) == 1:
         return f"the card fits one place only ({targets[0]}): the tap moves it there"
+    if not targets:
+        return "the card fits no place: the tap selects it"
     return f"the card fits {len(targets)} places ({', '.join(targets)}): the tap selects it"
+
+
+def area_for(reason: str | None, action: str) -> str:
+    """The rule area of a refusal of ``action``: a move off a foundation is a give-back (onto a pile)
+    or a move between foundations, whatever the reason; otherwise the reason's area."""
+    try:
+        act = Action.from_text(action)
+    except NotationError:
+        return area_of_reason(reason)
+    if act.kind == "move" and PILES <= act.src < HOLD and reason not in ("empty-source", "same-place"):
+        return "give-backs" if act.dst < PILES else "between-foundations"
+    return area_of_reason(reason)
+
+
+def _why_other(game: Game, kind: str) -> str:
+    if kind == "reshuffle":
+        return f"{game.position.reshuffles} reshuffle(s) left, and a reshuffle may be used at any time"
+    if kind == "undo":
+        return f"{len(game.history)} move(s) to take back"
+    return f"{kind} is allowed here"
 
 
 def why_refused(reason: str | None) -> str:
@@ -111,7 +133,7 @@ def side(game: Game, action: str, accepted: bool, reason: str | None) -> tuple[s
     if accepted:
         why, area = why_accepted(game, action)
         return f"accepts: {why}", area
-    return f"refuses ({why_refused(reason)})", area_of_reason(reason)
+    return f"refuses ({why_refused(reason)})", area_for(reason, action)
 
 
 def diagnose(diff: Difference, game: Game, ask: Ask) -> Diagnosis:
@@ -142,10 +164,27 @@ def _reply(diff: Difference, game: Game) -> Diagnosis:
     impl_area = side(game, action, impl_accepts, impl_reason)[1]
     area = ref_area if not ref_accepts or impl_accepts else impl_area
     if ref_accepts and impl_accepts:
-        ref_says = f"{diff.expected}: {why_accepted(game, action)[0]}"
+        ref_says, area = _both_accept(diff, game, action, area)
     title = f"{action}: the implementation {diff.actual} {describe(game, action)}; the reference {ref_says}"
     key = ("reply", area, ref_reason, impl_reason)
     return _finish(game, title, area, (title,), key, ref_reason or impl_reason)
+
+
+def _both_accept(diff: Difference, game: Game, action: str, area: str) -> tuple[str, str]:
+    """Both accept but do differently: autoplay after the same move, or a move the reference refuses."""
+    ref_moves, impl_moves = diff.meta.get("ref_moves", ()), diff.meta.get("impl_moves", ())
+    says = f"{diff.expected}: {why_accepted(game, action)[0]}"
+    if ref_moves and impl_moves and ref_moves[0] == impl_moves[0]:
+        return f"{diff.expected}: the moves after the first are autoplay", "autoplay"
+    if impl_moves:
+        try:
+            act = Action.from_text(impl_moves[0])
+        except NotationError:
+            return says, area
+        reason = movegen.reason(game.profile, game.position, act.src, act.dst) if act.kind == "move" else None
+        if reason:
+            return f"{says}; it refuses {impl_moves[0]} ({why_refused(reason)})", area_for(reason, impl_moves[0])
+    return says, area
 
 
 def _legal(diff: Difference, game: Game, ask: Ask) -> Diagnosis:
@@ -157,7 +196,7 @@ def _legal(diff: Difference, game: Game, ask: Ask) -> Diagnosis:
         answer = ask(move)
         impl_says = verdict(*answer) if answer else "(could not be asked)"
         lines.append(f"{move}: the implementation {impl_says} {describe(game, move)}; the reference {ref_says}")
-        areas.append(ref_area if ref_reason else area_of_reason(answer[1]) if answer and not answer[0] else ref_area)
+        areas.append(ref_area if ref_reason else area_for(answer[1], move) if answer and not answer[0] else ref_area)
         reasons.append(ref_reason or (answer[1] if answer else None))
     head = f"missing: {', '.join(diff.missing) or 'none'}; extra: {', '.join(diff.extra) or 'none'}"
     where = f"after {diff.action}" if diff.action else "in the given position"
@@ -171,7 +210,7 @@ def _state(diff: Difference, game: Game) -> Diagnosis:
     kind = diff.action.split()[0] if diff.action else ""
     area = "end-of-game" if "status" in fields else KIND_AREAS.get(kind) or STATE_AREAS.get(fields[0], "piles")
     if diff.action is None:
-        loaded = "autoplay" if game.profile.autoplay and "piles" in fields else "layout"
+        loaded = "autoplay" if game.profile.autoplay else "layout"
         area = loaded if "status" not in fields else area
     elif game.profile.autoplay and kind not in KIND_AREAS and fields != ["status"]:
         area = "autoplay" if "foundations" in fields or "moves" in fields else area

@@ -28,7 +28,7 @@ from crescent_ref.profiles import Profile
 from crescent_ref.state_json import FOUNDATIONS
 
 READ_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
-CACHE_LIMIT = 50_000  # entries per cache below; cleared when full, so a long run keeps memory flat
+CACHE_LIMIT = 20_000  # entries per cache below; cleared when full, so a long run keeps memory flat
 _PILES: dict[Pile, list[str]] = {}
 _TOPS: dict[tuple[tuple[int, ...], tuple[int, ...]], dict[str, str]] = {}
 _ACTIONS: dict[str, Action] = {}

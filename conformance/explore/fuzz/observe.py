@@ -25,7 +25,7 @@ def observes(info: Info, capability: str) -> bool:
     method = getattr(info, "observes", None)
     if method is not None:
         return bool(method(capability))
-    if capability in ("reasons", "waiting"):
+    if capability in ("reasons", "waiting", "effect", "card-moves"):
         return True
     return {"undo-count": "undo", "selection": "selection"}.get(capability, capability) in info.capabilities
 
@@ -67,6 +67,8 @@ class Observed:
     waiting: bool
     legal_moves: bool
     ignore: Ignore
+    effect: bool = True
+    card_moves: bool = True
 
     @classmethod
     def of(cls, info: Info, ignore: Ignore = Ignore()) -> Observed:
@@ -74,7 +76,7 @@ class Observed:
         extra = [f for f, cap in (("undo", "undo-count"), ("selected", "selection")) if observes(info, cap)]
         fields = tuple(f for f in (*BASE_FIELDS, *extra) if f not in ignore.fields)
         return cls(fields, observes(info, "reasons"), observes(info, "waiting"),
-                   "legal-moves" in info.capabilities, ignore)
+                   "legal-moves" in info.capabilities, ignore, observes(info, "effect"), observes(info, "card-moves"))
 
     def status(self, status: Any) -> Any:
         """The status as this implementation can report it (``waiting`` is ``playing`` without it)."""
