@@ -8,7 +8,9 @@ The passes, in order:
    trying the latest k first (so a difference already visible in a position gives zero steps);
 3. delta debugging (ddmin) on the remaining action list;
 4. rebase again when ddmin removed something (it can leave a shorter prefix to fold into the
-   position), then set the move counter of the given position to 0.
+   position), then set the move counter of the given position to 0;
+5. quiet the position: keep the piles the actions and the difference name, refill the others with
+   inert cards (tops that fit no foundation and no other top), so only the finding's cards can move.
 
 Every pass stops at the deadline, keeping the best candidate found so far. On a long list
 (more than LONG actions: a history the difference needs, like 101 moves before the 101st undo)
@@ -18,12 +20,17 @@ MAX_CHUNKS chunks: each try replays the whole list, and finer cuts rarely pay th
 
 from __future__ import annotations
 
+import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from conformance.explore.fuzz.compare import Difference
+from conformance.explore.fuzz.table import Table
+from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
+from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
 
 
@@ -69,6 +76,8 @@ class Shrinker:
                 case, found = self._rebase(case, found, sig)
         if not self.expired():
             case, found = self._zero_moves(case, found, sig)
+        if not self.expired():
+            case, found = self._quiet(case, found, sig)
         return case, found
 
     def _rebase(self, case: Case, found: Difference, sig: tuple[object, ...]) -> tuple[Case, Difference]:
@@ -119,6 +128,41 @@ class Shrinker:
         candidate = Case({"position": " ".join(words)}, case.actions)
         seen = self.same(candidate, sig)
         return (candidate, seen) if seen is not None else (case, found)
+
+
+    def _quiet(self, case: Case, found: Difference, sig: tuple[object, ...]) -> tuple[Case, Difference]:
+        """Keep the piles the case touches; refill the others with inert cards (open deals only)."""
+        text = case.given.get("position")
+        if not text or self.reference.closed:
+            return case, found
+        quieted = quiet_position(self.reference, Position.from_text(text), touched(case, found))
+        if quieted is None or quieted == text:
+            return case, found
+        candidate = Case({"position": quieted}, case.actions)
+        seen = self.same(candidate, sig)
+        return (candidate, seen) if seen is not None else (case, found)
+
+
+def touched(case: Case, found: Difference) -> set[int]:
+    """The piles the actions and the difference name."""
+    named = [*case.actions, *found.missing, *found.extra, *(f.name for f in found.fields)]
+    return {int(m[1:]) - 1 for text in named for m in re.findall(r"\bp(?:1[0-6]|[1-9])\b", text)}
+
+
+def quiet_position(profile: Profile, pos: Position, keep: set[int]) -> str | None:
+    """``pos`` with every pile outside ``keep`` refilled with inert cards, or None when that fails."""
+    table = Table(profile, random.Random(0))
+    for suit in range(4):
+        table.foundation(suit, pos.up[suit], pos.down[suit], pos.held[suit])
+    table.reshuffles = pos.reshuffles
+    for index in sorted(keep):
+        table.pile(list(pos.piles[index]), at=index)
+    empties = sum(1 for i, p in enumerate(pos.piles) if not p and i not in keep)
+    try:
+        quiet = table.position(inert=True, empty=empties)
+    except NotationError:
+        return None
+    return quiet._replace(moves=pos.moves).to_text()
 
 
 def _cuts(n: int) -> list[int]:
