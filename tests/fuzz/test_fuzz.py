@@ -200,3 +200,18 @@ def test_the_written_scenario_passes_on_the_reference_and_fails_on_the_engine(na
     reference, broken = ReferenceAdapter(), MutantAdapter(mutant)
     assert run_scenario(reference, reference.info(), scenario, mutant.fuzz_profile).verdict == "passed"
     assert run_scenario(broken, broken.info(), scenario, mutant.fuzz_profile).verdict == "failed"
+
+
+class Raising(ReferenceAdapter):
+    """An in-process engine with a bug: raises on every drop."""
+
+    def act(self, action: str) -> Reply:
+        if action.startswith("drop"):
+            raise RuntimeError("drop is not implemented")
+        return super().act(action)
+
+
+def test_an_exception_in_an_in_process_engine_is_one_fault(tmp_path: Path) -> None:
+    [finding] = fuzz(Raising, config(tmp_path, games=100)).findings
+    assert finding.difference.kind == "fault" and finding.case.actions[-1].startswith("drop")
+    assert "it raised RuntimeError: drop is not implemented" in finding.diagnosis.title

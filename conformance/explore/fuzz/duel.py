@@ -219,7 +219,7 @@ class Duel:
             return
         except Skip as err:
             raise Skipped(str(err)) from None
-        except (AdapterError, *READ_ERRORS) as err:
+        except Exception as err:  # whatever an in-process engine raises is an engine fault
             yield _fault(0, None, _said(err))
             return
         for step, action in enumerate(actions, 1):
@@ -228,7 +228,7 @@ class Duel:
                 yield Answer(reply, reply.state, self.impl.legal_moves() if legal else None)
             except Skip as err:
                 raise Skipped(str(err)) from None
-            except (AdapterError, RuleError, *READ_ERRORS) as err:
+            except Exception as err:  # whatever an in-process engine raises is an engine fault
                 yield _fault(step, action, _said(err))
                 return
 
@@ -287,7 +287,11 @@ def _reply(r: dict[str, Any]) -> Reply:
 
 def _said(err: BaseException) -> str:
     text = str(err).splitlines()[0] if str(err) else ""
-    return text if isinstance(err, AdapterError) else f"an unreadable reply ({type(err).__name__}: {text})"
+    if isinstance(err, AdapterError):
+        return text
+    if isinstance(err, READ_ERRORS):
+        return f"an unreadable reply, or it raised {type(err).__name__}: {text}"
+    return f"it raised {type(err).__name__}: {text}"
 
 
 def _fault(step: int, action: str | None, what: str) -> Difference:
