@@ -87,8 +87,7 @@ def full_pile(profile: Profile, rng: random.Random) -> Start:
     size = limit - rng.choice((0, 1))
     rest = [c for c in t.pool() if c not in (top, *near)][: size - 1]
     target = t.pile([*rest, top])
-    for c in near:
-        t.pile([*t.draw(rng.randrange(4)), c])
+    t.stacks([[c] for c in near], [rng.randrange(4) for _ in near])
     return Start("full-pile", {"position": _text(t)}, focus=onto([target]))
 
 
@@ -104,7 +103,7 @@ def foundation_end(profile: Profile, rng: random.Random) -> Start:
         t.foundation(suit, ACE, ACE + short)
         tops = [card(suit, r) for r in range(ACE, ACE + short)] + [card(suit, KING)]
         place = DOWN + suit
-    piles = [t.pile([*t.draw(rng.randrange(3)), c]) for c in tops]
+    piles = t.stacks([[c] for c in tops], [rng.randrange(3) for _ in tops])
     partner = place - 4 if place >= DOWN else place + 4
     return Start("foundation-end", {"position": _text(t)}, focus=onto([place], piles) + onto([place], [partner]))
 
@@ -152,12 +151,14 @@ def meeting(profile: Profile, rng: random.Random) -> Start:
     up = rng.randrange(ACE, 11)
     gap = rng.choice((1, 2))
     t.foundation(suit, up, up + gap)
-    for r in (up, up + 1, up + gap):
-        t.pile([*t.draw(rng.randrange(3)), card(suit, r)])
+    piles = t.stacks([[card(suit, r)] for r in (up, up + 1, up + 2)], [rng.randrange(3) for _ in range(3)])
     places = [UP + suit, DOWN + suit]
-    focus = onto(places) + onto([HOLD]) + onto(places, places) + onto(list(range(PILES)), places)
-    drops = tuple(f"drop p{i + 1}" for i in range(PILES))
-    return Start("meeting", {"position": _text(t)}, focus=focus + drops)
+    focus = onto(places, piles) + onto([HOLD], piles) + onto(places, places) + onto(list(range(PILES)), places)
+    drops = tuple(f"drop p{i + 1}" for i in piles) * 4
+    taps = tuple(f"tap {place_text(p)}" for p in (*piles, *places))
+    both = f"drop {place_text(piles[1])}"  # with gap 2 its card fits both foundations: which one takes it?
+    first = (both,) if gap == 2 and rng.random() < 0.5 else (rng.choice(drops + taps),) if rng.random() < 0.5 else ()
+    return Start("meeting", {"position": _text(t)}, script=first, focus=focus + drops + taps)
 
 
 def base_only(profile: Profile, rng: random.Random) -> Start:
@@ -165,12 +166,11 @@ def base_only(profile: Profile, rng: random.Random) -> Start:
     t, suit = Table(profile, rng), rng.randrange(4)
     if rng.random() < 0.5:
         t.foundation(suit, ACE, ACE + 1)
-        t.pile([*t.draw(2), card(suit, KING)])
+        end = card(suit, KING)
     else:
         t.foundation(suit, KING - 1, KING)
-        t.pile([*t.draw(2), card(suit, ACE)])
-    t.pile([*t.draw(2), card(suit, 2)])
-    t.pile([*t.draw(2), card(suit, 12)])
+        end = card(suit, ACE)
+    t.stacks([[end], [card(suit, 2)], [card(suit, 12)]], [2, 2, 2])
     places = [UP + suit, DOWN + suit]
     focus = onto(list(range(PILES)), places) + onto(places, places) + tuple(f"tap {place_text(p)}" for p in places)
     return Start("base-only", {"position": _text(t)}, focus=focus)
@@ -182,8 +182,8 @@ def give_back(profile: Profile, rng: random.Random) -> Start:
     up = rng.randrange(3, 7)
     down = rng.randrange(up + 3, 12)
     t.foundation(suit, up, down)
-    for r in (up - 1, up + 1, down - 1, down + 1, rng.randrange(1, 14)):
-        t.pile([*t.draw(rng.randrange(3)), card(suit, r)])
+    ranks = (up - 1, up + 1, down - 1, down + 1)
+    t.stacks([[card(suit, r)] for r in ranks], [rng.randrange(3) for _ in ranks])
     places = [UP + suit, DOWN + suit]
     return Start("give-back", {"position": _text(t)}, focus=onto(list(range(PILES)), places))
 
@@ -192,8 +192,7 @@ def long_undo(profile: Profile, rng: random.Random) -> Start:
     """A card moved back and forth past the undo limit, then undone once more than the limit (or a reshuffle)."""
     t = Table(profile, rng)
     suit, rank = rng.randrange(4), rng.randrange(2, KING)
-    a = t.pile([*t.draw(3), card(suit, rank)])
-    b = t.pile([*t.draw(3), card(suit, rank), card(suit, rank + 1)])
+    a, b = t.stacks([[card(suit, rank)], [card(suit, rank), card(suit, rank + 1)]], [3, 3])
     there, back = f"{place_text(b)}-{place_text(a)}", f"{place_text(a)}-{place_text(b)}"
     n = profile.undo_limit + rng.choice((1, 2)) if rng.random() < 0.7 else rng.randrange(1, 6)
     moves = tuple(there if k % 2 == 0 else back for k in range(n))
@@ -205,10 +204,9 @@ def long_undo(profile: Profile, rng: random.Random) -> Start:
 def closed_turn(profile: Profile, rng: random.Random) -> Start:
     """Face-down piles whose top card can leave at once (a card about to turn), and a reshuffle over them."""
     t = Table(profile, rng)
-    for _ in range(3):
-        suit, rank = rng.randrange(4), rng.randrange(2, KING)
-        t.pile([*t.draw(rng.randrange(1, 5)), card(suit, rank)])
-        t.pile([*t.draw(rng.randrange(1, 5)), card(suit, rank + 1)])
+    pairs = [(rng.randrange(4), rng.randrange(2, KING)) for _ in range(3)]
+    tops = [[card(s, r + k)] for s, r in pairs for k in (0, 1)]
+    t.stacks(tops, [rng.randrange(1, 5) for _ in tops])
     return Start("closed-turn", {"position": _text(t)}, focus=("reshuffle",))
 
 
@@ -218,17 +216,18 @@ def held(profile: Profile, rng: random.Random) -> Start:
     up = rng.randrange(ACE, 11)
     holding = rng.random() < 0.5
     t.foundation(suit, up, up + 2, up + 1 if holding else 0)
-    for r in (up + 1, up, up + 2, up + 3 if up + 3 <= KING else up - 1):
-        t.pile([*t.draw(rng.randrange(3)), card(suit, r)])
+    ranks = (up + 1, up, up + 2, up + 3)
+    t.stacks([[card(suit, r)] for r in ranks], [rng.randrange(3) for _ in ranks])
     places = [UP + suit, DOWN + suit]
     focus = onto(places) + onto([HOLD]) + onto(places, places) + onto(list(range(PILES)), places)
     return Start("held", {"position": _text(t)}, focus=focus + tuple(f"drop p{i + 1}" for i in range(PILES)))
 
 
 def wrap_piles(profile: Profile, rng: random.Random) -> Start:
-    """Kings and Aces of one suit on top of piles: the wrap (or its absence)."""
-    t, suit = Table(profile, rng), rng.randrange(4)
-    ends = [t.pile([*t.draw(rng.randrange(4)), card(suit, r)]) for r in (ACE, KING, ACE, KING)]
+    """Kings and Aces of two suits on top of piles: the wrap (or its absence)."""
+    t, suits = Table(profile, rng), rng.sample(range(4), 2)
+    tops = [[card(s, r)] for s in suits for r in (ACE, KING)]
+    ends = t.stacks(tops, [rng.randrange(4) for _ in tops])
     return Start("wrap-piles", {"position": _text(t)}, focus=onto(ends, ends))
 
 

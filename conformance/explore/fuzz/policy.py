@@ -27,12 +27,17 @@ class Policy:
 
     def __init__(self, rng: random.Random, start: Start, kinds: tuple[str, ...]) -> None:
         self.rng, self.start, self.kinds = rng, start, kinds
-        self.focus = tuple(a for a in start.focus if a.split()[0] in kinds or "-" in a)
+        self.focus = tuple(a for a in start.focus if self.offered(a))
+        self.script = tuple(a for a in start.script if self.offered(a))
+
+    def offered(self, action: str) -> bool:
+        """A move, or an action kind the implementation offers (and the user did not ignore)."""
+        return "-" in action or action.split()[0] in self.kinds
 
     def next(self, game: Game, played: int) -> str:
         """The action after ``played`` actions."""
-        if played < len(self.start.script):
-            return self.start.script[played]
+        if played < len(self.script):
+            return self.script[played]
         if game.selected is not None and "tap" in self.kinds and self.rng.random() < 0.7:
             return f"tap {place_text(self.rng.randrange(HOLD))}"
         roll = self.rng.random()

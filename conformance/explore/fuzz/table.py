@@ -60,6 +60,22 @@ class Table:
         """``n`` random cards of the pool (not yet placed: place them with ``pile``)."""
         return self.pool()[:n]
 
+    def stacks(self, tops: list[list[int]], unders: list[int]) -> list[int]:
+        """Piles of ``unders[k]`` random cards under the cards ``tops[k]``, on free piles; their indices.
+
+        The top cards are taken from the pool first, so the random cards never use them up.
+        """
+        pool = self.pool()
+        for c in (c for top in tops for c in top):
+            if c not in pool:
+                raise NotationError("position", "table", "a card placed more than twice")
+            pool.remove(c)
+        placed = []
+        for top, n in zip(tops, unders, strict=True):
+            placed.append(self.pile([*pool[:n], *top]))
+            pool = pool[n:]
+        return placed
+
     def _piles(self) -> tuple[tuple[int, ...], ...]:
         return tuple(tuple(self.piles.get(i, ())) for i in range(PILES))
 
