@@ -215,3 +215,18 @@ def test_an_exception_in_an_in_process_engine_is_one_fault(tmp_path: Path) -> No
     [finding] = fuzz(Raising, config(tmp_path, games=100)).findings
     assert finding.difference.kind == "fault" and finding.case.actions[-1].startswith("drop")
     assert "it raised RuntimeError: drop is not implemented" in finding.diagnosis.title
+
+
+class EmptyPilesTakeAnything(ReferenceAdapter):
+    """Accepts any card onto an empty pile (a reply the reference never gives)."""
+
+    def act(self, action: str) -> Reply:
+        reply = super().act(action)
+        if reply.reason == "empty-pile":
+            return dataclasses.replace(reply, accepted=True, reason=None, effect="move")
+        return reply
+
+
+def test_an_acceptance_the_reference_never_gives_is_explained(tmp_path: Path) -> None:
+    [finding] = fuzz(EmptyPilesTakeAnything, config(tmp_path, games=200)).findings
+    assert "the reference refuses (empty-pile" in finding.diagnosis.title

@@ -82,6 +82,8 @@ def why_accepted(game: Game, action: str) -> tuple[str, str]:
         return "the card fits both foundations of its suit, so it is held", "hold"
     if dst >= PILES:
         return f"{CARD_TEXT[card]} is next on the {place_text(dst)} foundation", "foundations"
+    if card < 0 or not pos.piles[dst]:
+        return "it takes an empty place" if card >= 0 else "it moves nothing", "empty-piles"
     size, ranks = len(pos.piles[dst]), {card % 13 + 1, pos.piles[dst][-1] % 13 + 1}
     if profile.pile_limit is not None and size >= profile.pile_limit - 1:
         return f"the pile holds {size} cards, under the limit of {profile.pile_limit}", "pile-limit"

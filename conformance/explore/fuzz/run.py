@@ -176,7 +176,11 @@ class Run:
 
     def _diagnose(self, case: Case, found: Difference) -> Diagnosis:
         upto = case.actions if found.kind == "legal-moves" or not case.actions else case.actions[:-1]
-        return diagnose(found, self._reference_at(case.given, upto), lambda move: self._ask(case, move))
+        try:
+            return diagnose(found, self._reference_at(case.given, upto), lambda move: self._ask(case, move))
+        except Exception as err:  # the finding stands even when explaining it fails
+            title = f"{str(found).splitlines()[0]} (no diagnosis: {type(err).__name__}: {err})"
+            return Diagnosis(title, "reasons", "", None, (str(found),), (found.kind, str(found)))
 
     def _reference_at(self, given: dict[str, str], actions: Iterable[str]) -> Game:
         game = new_game(self.reference, given)
