@@ -155,7 +155,7 @@ def meeting(profile: Profile, rng: random.Random) -> Start:
     places = [UP + suit, DOWN + suit]
     focus = onto(places, piles) + onto([HOLD], piles) + onto(places, places) + onto(list(range(PILES)), places)
     drops = tuple(f"drop p{i + 1}" for i in piles) * 4
-    taps = tuple(f"tap {place_text(p)}" for p in (*piles, *places))
+    taps = tuple(f"{kind} {place_text(p)}" for p in (*piles, *places) for kind in ("tap", "drop"))
     both = f"drop {place_text(piles[1])}"  # with gap 2 its card fits both foundations: which one takes it?
     first = (both,) if gap == 2 and rng.random() < 0.5 else (rng.choice(drops + taps),) if rng.random() < 0.5 else ()
     return Start("meeting", {"position": _text(t)}, script=first, focus=focus + drops + taps)
@@ -172,7 +172,8 @@ def base_only(profile: Profile, rng: random.Random) -> Start:
         end = card(suit, ACE)
     t.stacks([[end], [card(suit, 2)], [card(suit, 12)]], [2, 2, 2])
     places = [UP + suit, DOWN + suit]
-    focus = onto(list(range(PILES)), places) + onto(places, places) + tuple(f"tap {place_text(p)}" for p in places)
+    focus = onto(list(range(PILES)), places) + onto(places, places)
+    focus += tuple(f"{kind} {place_text(p)}" for p in places for kind in ("tap", "drop"))
     return Start("base-only", {"position": _text(t)}, focus=focus)
 
 

@@ -61,8 +61,8 @@ class Policy:
         kind = self.rng.choice(self.kinds) if self.kinds else "reshuffle"
         if kind == "tap":
             return f"tap {place_text(self.rng.randrange(HOLD))}"
-        if kind == "drop":
-            return f"drop p{self.rng.randrange(PILES) + 1}"
+        if kind == "drop":  # mostly piles; sometimes a foundation's card (to its partner, I-DROP)
+            return f"drop {place_text(self.rng.randrange(PILES if self.rng.random() < 0.8 else HOLD))}"
         if kind == "reshuffle" and self.rng.random() < 0.7:
             return self._legal(game)  # a reshuffle in every other optional pick would end games early
         return kind

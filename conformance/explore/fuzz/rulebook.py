@@ -21,7 +21,7 @@ SECTIONS = {
 PARAMETERS = {
     "piles": "pile_wrap", "pile-limit": "pile_limit", "between-foundations": "between_foundations",
     "give-backs": "give_backs", "autoplay": "autoplay", "closed": "deal", "layout": "deal", "hold": "hold_double_fit",
-    "undo": "undo_limit", "reshuffle": "reshuffles",
+    "undo": "undo_limit", "reshuffle": "reshuffles", "end-of-game": "stuck_when",
 }
 EXTRA_REASON_AREAS = {
     "game-over": "end-of-game", "undo-unavailable": "undo", "empty-source": "reasons", "same-place": "reasons",
