@@ -70,10 +70,10 @@ class Crashy(ReferenceAdapter):
 
 
 class NoCodes(ReferenceAdapter):
-    """Declares no game codes, no undo count: and fails loudly if sent a code."""
+    """Declares no game codes, no undo (nor its count, protocol 2): and fails loudly if sent a code."""
 
     def info(self) -> Info:
-        return dataclasses.replace(super().info(), capabilities=super().info().capabilities - {"game-codes", "undo"})
+        return dataclasses.replace(super().info(), capabilities=super().info().capabilities - {"game-codes", "undo", "undo-count"})
 
     def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
         if code:
