@@ -73,7 +73,8 @@ class NoCodes(ReferenceAdapter):
     """Declares no game codes, no undo (nor its count, protocol 2): and fails loudly if sent a code."""
 
     def info(self) -> Info:
-        return dataclasses.replace(super().info(), capabilities=super().info().capabilities - {"game-codes", "undo", "undo-count"})
+        offered = super().info().capabilities - {"game-codes", "undo", "undo-count"}
+        return dataclasses.replace(super().info(), capabilities=offered)
 
     def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
         if code:
