@@ -11,7 +11,7 @@ the next request).
 from __future__ import annotations
 
 import json
-import os
+import time
 from collections.abc import Generator
 from typing import Any
 
@@ -38,7 +38,7 @@ def exchange(adapter: StdioAdapter, requests: list[Request]) -> Generator[dict[s
         try:
             while pending:
                 schema, seq = pending[0]
-                reply = adapter._read(adapter.process, schema, seq)  # type: ignore[arg-type]
+                reply = _read(adapter, schema, seq)
                 pending.pop(0)
                 yield reply
         except AdapterError as err:
@@ -57,10 +57,9 @@ def _send(adapter: StdioAdapter, requests: list[Request]) -> list[int] | Adapter
             adapter.seq += 1
             seqs.append(adapter.seq)
             lines.append(json.dumps({**message, "seq": adapter.seq}, ensure_ascii=False))
-        data = ("\n".join(lines) + "\n").encode("utf-8")
-        assert process.proc.stdin is not None
-        while data:
-            data = data[os.write(process.proc.stdin.fileno(), data) :]
+        process.send(("\n".join(lines) + "\n").encode("utf-8"), time.monotonic() + adapter.timeout)
+    except TimeoutError:
+        return _crash(adapter)
     except AdapterError as err:
         return err
     except OSError:
@@ -68,11 +67,18 @@ def _send(adapter: StdioAdapter, requests: list[Request]) -> list[int] | Adapter
     return seqs
 
 
+def _read(adapter: StdioAdapter, schema: str, seq: int) -> dict[str, Any]:
+    process = adapter.process
+    if process is None:
+        raise AdapterError("the implementation is not running")
+    return adapter._read(process, schema, seq, time.monotonic() + adapter.timeout)
+
+
 def _drain(adapter: StdioAdapter, pending: list[tuple[str, int]]) -> None:
     """Read the replies still due (the caller stopped early); a fault leaves the process to restart."""
     for schema, seq in pending:
         try:
-            adapter._read(adapter.process, schema, seq)  # type: ignore[arg-type]
+            _read(adapter, schema, seq)
         except AdapterError:
             return
 
