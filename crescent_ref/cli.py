@@ -3,6 +3,7 @@
     crescent-ref show CR1-N-AAAAAAB --profile morehead-1949
     crescent-ref play --profile app --code CR1-N-AAAAAAB p8-A♠ "tap p5" reshuffle
     crescent-ref profiles [NAME]
+    crescent-ref solve CR1-N-AAAAAAB --profile app+nine --seconds 10
 
 Subcommands live in ``COMMANDS``: a name maps to a ``Command`` (help text, a function that adds
 its arguments to an argparse parser, and a function that runs it and returns the exit code).
@@ -12,6 +13,7 @@ Adding one is an entry in that dict. Exit codes: 0 done, 1 an action was refused
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import textwrap
 from collections.abc import Callable
@@ -185,6 +187,11 @@ COMMANDS: dict[str, Command] = {
         lambda p: configure_perft(p),
         lambda a: run_perft(a),
     ),
+    "solve": Command(
+        "solve a game code or position exactly: winnable (with the line), not winnable, or unknown",
+        lambda p: configure_solve(p),
+        lambda a: run_solve(a),
+    ),
     "serve": Command(
         "serve the engine over the stdio adapter protocol (spec/protocol.md)", lambda p: None, lambda a: run_serve()
     ),
@@ -219,6 +226,45 @@ def run_perft(args: argparse.Namespace) -> int:
     else:
         print(sum(split.values()))
     return OK
+
+
+def configure_solve(parser: argparse.ArgumentParser) -> None:
+    """Options of ``solve``: the game, the profile and the budget."""
+    parser.add_argument("game", metavar="CODE|POSITION", help="a game code or a position text (quoted)")
+    parser.add_argument("--profile", default="app", help="rule profile (default: app)")
+    parser.add_argument("--nodes", type=int, default=2_000_000, help="most positions to generate")
+    parser.add_argument("--seconds", type=float, default=60.0, help="most seconds to search")
+    parser.add_argument("--order", choices=("promise", "depth-first"), default="promise",
+                        help="search order (the answer does not depend on it)")
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Print the answer, the cost and the line, with the ``play`` command that replays it."""
+    from crescent_ref.progress import counter
+    from crescent_ref.solver import Budget, solve
+
+    is_position = ":" in args.game
+    game = load_game(args.profile, None if is_position else args.game, args.game if is_position else None)
+    bar = counter("solving", unit="node")
+    answer = solve(game, Budget(nodes=args.nodes, seconds=args.seconds), order=args.order,
+                   tick=lambda n: bar.update(n - bar.n))
+    bar.close()
+    for line in solve_report(args, answer):
+        print(line)
+    return OK
+
+
+def solve_report(args: argparse.Namespace, answer: Any) -> list[str]:
+    """The lines ``solve`` prints (see run_solve)."""
+    lines = [f"answer: {answer.verdict}" + (f" (budget spent: {answer.limit})" if answer.limit else "")]
+    if answer.thoughtful:
+        lines.append("thoughtful: the deal is closed, and it was solved with every card known")
+    lines.append(f"nodes: {answer.nodes}  stored: {answer.stored}  seconds: {answer.seconds:.2f}")
+    if answer.verdict == "winnable":
+        start = f"--position {shlex.quote(args.game)}" if ":" in args.game else f"--code {args.game}"
+        lines.append(f"line ({len(answer.line)} actions): {answer.line_text()}")
+        lines.append(f"replay: crescent-ref play --profile {args.profile} {start} {answer.line_text()}")
+    return lines
 
 
 def run_serve() -> int:

@@ -1,0 +1,144 @@
+"""Win rates of Crescent: the exact solver on a fixed list of game codes, per profile.
+
+Each code is dealt in each profile (closed deals are solved with every card known: "thoughtful")
+and solved within a budget; the answer is winnable, not winnable (the search space exhausted) or
+unknown (budget spent). Unknowns are counted and reported, never dropped. For each profile the
+script prints the shares with a 95% Wilson interval, the median and largest seconds per solve,
+the node rate, the budget, the machine (nproc, load average) and the elapsed time.
+
+The codes: ``CR1-N-`` plus the seed ``i * 104729 mod 26**7`` for i = 1, 2, ... (a fixed list,
+the same on every machine); ``--codes`` names other codes. One process, one core.
+
+Results go to a JSON file (default benchmarks/results/winrate.json), rewritten after every solve
+through a temporary file; running again with the same file resumes: solved (profile, code) pairs
+are kept, and only the missing ones are solved.
+
+    nice -n 19 python benchmarks/winrate.py --count 1000 --seconds 10 --profiles app open
+    python benchmarks/winrate.py --report              # print the tables of the JSON file
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from crescent_ref.deal import MAX_SEED, GameCode
+from crescent_ref.game import Game
+from crescent_ref.progress import progress
+from crescent_ref.solver import Budget, replay, solve
+
+DEFAULT_PROFILES = ("app", "open", "hoffmann-1892", "morehead-1949", "app+four", "app+closed")
+DEFAULT_OUT = Path(__file__).parent / "results" / "winrate.json"
+STEP = 104729
+
+
+def codes(count: int) -> list[str]:
+    """The fixed list: seeds ``i * STEP mod 26**7`` for i = 1..count."""
+    return [str(GameCode(i * STEP % (MAX_SEED + 1))) for i in range(1, count + 1)]
+
+
+def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share ``hits / n``, in percent."""
+    if n == 0:
+        return 0.0, 100.0
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return 100 * (centre - half), 100 * (centre + half)
+
+
+def load(path: Path) -> dict[str, Any]:
+    if path.exists():
+        data: dict[str, Any] = json.loads(path.read_text())
+        return data
+    return {"results": []}
+
+
+def save(path: Path, data: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_suffix(".tmp")
+    temp.write_text(json.dumps(data, indent=1, ensure_ascii=False))
+    temp.replace(path)
+
+
+def solve_one(profile: str, code: str, budget: Budget) -> dict[str, Any]:
+    """One solve; a winning line is replayed on a fresh game before it is believed."""
+    answer = solve(Game.deal(profile, code), budget)
+    if answer.verdict == "winnable" and replay(Game.deal(profile, code), answer.line) != "won":
+        raise AssertionError(f"{profile} {code}: the solver's line does not win")
+    return {"profile": profile, "code": code, "verdict": answer.verdict, "seconds": round(answer.seconds, 3),
+            "nodes": answer.nodes, "stored": answer.stored, "line": len(answer.line), "limit": answer.limit,
+            "maxrss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    data = load(args.out)
+    data["budget"] = {"seconds": args.seconds, "nodes": args.nodes}
+    done = {(r["profile"], r["code"]) for r in data["results"]}
+    todo = [(p, c) for c in (args.codes or codes(args.count)) for p in args.profiles if (p, c) not in done]
+    budget = Budget(nodes=args.nodes, seconds=args.seconds)
+    for profile, code in progress(todo, "solving", total=len(todo), unit="deal"):
+        data["results"].append(solve_one(profile, code, budget))
+        data["machine"] = machine()
+        save(args.out, data)
+    return data
+
+
+def machine() -> dict[str, Any]:
+    return {"nproc": os.cpu_count(), "load": [round(x, 2) for x in os.getloadavg()],
+            "at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
+
+
+def table(data: dict[str, Any]) -> list[str]:
+    """One line per profile: n, the three shares with intervals, seconds and node rate."""
+    lines = [f"budget per deal: {data.get('budget')}; machine at last save: {data.get('machine')}",
+             "profile          n   winnable % [95%]       not winnable % [95%]   unknown %  "
+             "median s  max s  nodes/s  peak MiB"]
+    by: dict[str, list[dict[str, Any]]] = {}
+    for r in data["results"]:
+        by.setdefault(r["profile"], []).append(r)
+    for profile, rows in by.items():
+        lines.append(row(profile, rows))
+    return lines
+
+
+def row(profile: str, rows: list[dict[str, Any]]) -> str:
+    n = len(rows)
+    count = {v: sum(r["verdict"] == v for r in rows) for v in ("winnable", "not winnable", "unknown")}
+    shares = []
+    for verdict in ("winnable", "not winnable"):
+        low, high = wilson(count[verdict], n)
+        shares.append(f"{100 * count[verdict] / n:5.1f} [{low:4.1f}, {high:5.1f}]")
+    secs = [r["seconds"] for r in rows]
+    rate = sum(r["nodes"] for r in rows) / max(sum(secs), 1e-9)
+    peak = max(r.get("maxrss_mib", 0) for r in rows)
+    return (f"{profile:14} {n:5}  {shares[0]:22} {shares[1]:22} {100 * count['unknown'] / n:6.1f}   "
+            f"{statistics.median(secs):7.2f} {max(secs):6.1f} {rate:8.0f} {peak:8}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profiles", nargs="+", default=list(DEFAULT_PROFILES))
+    parser.add_argument("--count", type=int, default=100, help="codes from the fixed list")
+    parser.add_argument("--codes", nargs="*", help="solve these codes instead of the fixed list")
+    parser.add_argument("--seconds", type=float, default=10.0, help="time budget per deal")
+    parser.add_argument("--nodes", type=int, default=2_000_000, help="node budget per deal")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="resumable JSON results")
+    parser.add_argument("--report", action="store_true", help="only print the tables of --out")
+    args = parser.parse_args()
+    started = time.monotonic()
+    data = load(args.out) if args.report else run(args)
+    print("\n".join(table(data)))
+    if not args.report:
+        print(f"elapsed {time.monotonic() - started:.0f} s; nproc {os.cpu_count()}; load {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
