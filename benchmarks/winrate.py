@@ -75,7 +75,8 @@ def solve_one(profile: str, code: str, budget: Budget) -> dict[str, Any]:
         raise AssertionError(f"{profile} {code}: the solver's line does not win")
     return {"profile": profile, "code": code, "verdict": answer.verdict, "seconds": round(answer.seconds, 3),
             "nodes": answer.nodes, "stored": answer.stored, "line": len(answer.line), "limit": answer.limit,
-            "maxrss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}
+            "maxrss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+            "winning_line": answer.line_text()}
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

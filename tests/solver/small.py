@@ -1,0 +1,66 @@
+"""Small end-of-game positions for the solver's tests, and an exhaustive brute force to judge them.
+
+A position is built from a seed: for each suit, where its two foundations stand (near the end),
+and the cards still out dealt at random onto a few piles. The brute force knows nothing of the
+solver: it plays ``Game`` actions (every legal move and the reshuffle), depth first, remembering
+exact positions (move counter aside), with no key, no symmetry and no pruning.
+"""
+
+from __future__ import annotations
+
+import random
+
+from crescent_ref.actions import RESHUFFLE
+from crescent_ref.game import Game
+from crescent_ref.position import Position
+from crescent_ref.profiles import get_profile
+
+PROFILES = ("app", "open", "hoffmann-1892", "morehead-1949", "open+reversal", "hoffmann-1892+reversal",
+            "app+closed", "app+four")
+# give-backs are left out: a card may leave every finished foundation, and the brute force's
+# space grows past a unit test's budget; tests/solver/test_solver.py checks their lines another way.
+
+
+def out_cards(suit: int, up: int, down: int) -> list[int]:
+    """The cards of a suit that are not on its foundations (Ace foundation at ``up``, King's at ``down``)."""
+    return [suit * 13 + rank - 1 for rank in range(1, 14) for _ in range(2 - (rank <= up) - (rank >= down))]
+
+
+def small_position(seed: int, most: int = 7) -> Position:
+    """A valid position with at most ``most`` cards on the piles (``most`` >= 2)."""
+    rng = random.Random(seed)
+    ups, downs, cards = [13] * 4, [1] * 4, list[int]()
+    for suit in rng.sample(range(4), rng.randint(1, 3)):
+        while len(cards) < most:
+            up, down = rng.randint(1, 13), rng.randint(1, 13)
+            more = out_cards(suit, up, down)
+            if 0 < len(more) <= most - len(cards):
+                ups[suit], downs[suit] = up, down
+                cards += more
+                break
+    rng.shuffle(cards)
+    piles: list[list[int]] = [[] for _ in range(16)]
+    for card in cards:
+        piles[rng.randrange(rng.randint(2, 3))].append(card)
+    rng.shuffle(piles)
+    return Position(tuple(map(tuple, piles)), (0,) * 16, tuple(ups), tuple(downs), reshuffles=rng.randint(0, 2))
+
+
+def brute_force(profile: str, pos: Position) -> bool:
+    """Can ``pos`` be won under ``profile``? Exhaustive; exact positions only."""
+    seen: set[Position] = set()
+    todo = [pos]
+    rules = get_profile(profile)
+    while todo:
+        game = Game(rules, todo.pop())
+        if game.status() == "won":
+            return True
+        actions = game.legal_moves() + ([RESHUFFLE] if game.status() != "lost" and game.position.reshuffles else [])
+        for action in actions:
+            child = Game(rules, game.position)
+            child.play(action)
+            exact = child.position._replace(moves=0)
+            if exact not in seen:
+                seen.add(exact)
+                todo.append(exact)
+    return False
