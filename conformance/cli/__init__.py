@@ -25,6 +25,7 @@ from conformance.cli import (
     run,
     smoke,
     trace,
+    winnable,
 )
 from conformance.cli.common import Command
 from crescent_ref.exits import BAD_INPUT, FAILED, Parser, guarded
@@ -35,6 +36,7 @@ COMMANDS: list[Command] = [
     fuzz.COMMAND,
     perft.COMMAND,
     check_log.COMMAND,
+    winnable.COMMAND,
     report.COMMAND,
     report.HTML_COMMAND,
     compare.COMMAND,

@@ -1,1 +1,1 @@
-"""Exploration beyond the corpus: differential play (fuzz) and perft counts."""
+"""Exploration beyond the corpus: differential play (fuzz), perft counts, winnable-deal claims."""

@@ -1,0 +1,46 @@
+"""``winnable``: a claimed-winnable code is won by replaying the solver's line on the implementation."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.adapter import Reply
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.cli import main
+from conformance.explore.winnable import CodeCheck, check_code, exit_code
+from crescent_ref.solver import Budget
+
+EASY = "CR1-N-BAAAAAA"  # the solver wins it in app within a few thousand positions
+BUDGET = Budget(nodes=40_000, seconds=60)
+
+
+class RefusesReshuffles(ReferenceAdapter):
+    """A faulty implementation: it refuses every reshuffle."""
+
+    def act(self, action: str) -> Reply:
+        if action == "reshuffle":
+            return Reply(False, "no-reshuffles", None, ())
+        return super().act(action)
+
+
+def test_the_reference_wins_a_code_the_solver_wins() -> None:
+    check = check_code(ReferenceAdapter(), "app", EASY, BUDGET)
+    assert (check.finding, exit_code([check])) == ("won", 0)
+
+
+def test_an_implementation_that_refuses_a_step_of_the_line_does_not_win() -> None:
+    check = check_code(RefusesReshuffles(), "app", EASY, BUDGET)
+    assert check.finding == "not-won" and "reshuffle refused (no-reshuffles)" in check.detail
+    assert exit_code([check]) == 1
+
+
+def test_an_undecided_code_is_unknown_and_counts_neither_way() -> None:
+    check = check_code(ReferenceAdapter(), "app", "CR1-N-AAAAAAA", Budget(nodes=200))
+    assert check.finding == "unknown" and exit_code([check]) == 3
+    assert exit_code([check, CodeCheck("x", "app", "not-winnable", "proved")]) == 1
+
+
+def test_the_subcommand_reports_each_code(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["winnable", "--profile", "app", "--codes", EASY, "--nodes", "40000"]) == 0
+    out = capsys.readouterr().out
+    assert f"{EASY} app: won" in out and "1 won, 0 not-won" in out
