@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
 
 from crescent_ref import movegen
 from crescent_ref.actions import PILES, RESHUFFLE, Action
@@ -34,13 +33,14 @@ from crescent_ref.spec_files import load_yaml
 
 BASES = ("app", "open", "hoffmann-1892", "morehead-1949")
 OUT = Path(__file__).resolve().parent.parent / "spec" / "scenarios" / "whole-games.yaml"
+DOC_000, DOC_001 = "{doc: 000_3303cbcae4869e02.txt, section: ", "{doc: 001_4c22be3416010ba5.txt, section: "
 WIN_SOURCES = [
-    '{doc: 000_3303cbcae4869e02.txt, section: Akhir permainan, quote: "Permainan menang saat masing-masing dari 8 fondasi berisi 13 kartu"}',
-    '{doc: 001_4c22be3416010ba5.txt, section: Winning and Losing, quote: "You win when all 104 cards are on the foundations"}',
+    DOC_000 + 'Akhir permainan, quote: "Permainan menang saat masing-masing dari 8 fondasi berisi 13 kartu"}',
+    DOC_001 + 'Winning and Losing, quote: "You win when all 104 cards are on the foundations"}',
 ]
 LOSS_SOURCES = [
-    '{doc: 001_4c22be3416010ba5.txt, section: Winning and Losing, quote: "You lose when no top card can go to a foundation or onto another pile and no reshuffle is left."}',
-    '{doc: 001_4c22be3416010ba5.txt, section: Winning and Losing, quote: "shows how many cards reached the foundations"}',
+    DOC_001 + 'Winning and Losing, quote: "You lose when no top card can go to a foundation or onto another pile"}',
+    DOC_001 + 'Winning and Losing, quote: "shows how many cards reached the foundations"}',
 ]
 WIN_STATEMENTS = "[000-end-01, 003-end-01, 001-end-01, 001-end-02, 000-reshuffle-06, 003-reshuffle-06]"
 LOSS_STATEMENTS = "[000-end-02, 003-end-02, 001-end-03, 001-end-05, 000-reshuffle-06]"
@@ -79,8 +79,9 @@ def steps(profile: str, code: str, line: list[Action], end: str) -> list[str]:
         game.play(action)
         pos = game.position
         if number == len(line):
+            home = pos.foundation_count()
             out.append(f"      - action: {action}\n        outcome: accepted\n        state: {{status: {end}, "
-                       f"moves: {pos.moves}, reshuffles: {pos.reshuffles}, foundation_cards: {pos.foundation_count()}}}")
+                       f"moves: {pos.moves}, reshuffles: {pos.reshuffles}, foundation_cards: {home}}}")
         elif action is RESHUFFLE:
             out.append(f"      - action: reshuffle\n        outcome: accepted\n        state: {{moves: {pos.moves}, "
                        f"reshuffles: {pos.reshuffles}, status: {game.status()}}}")
