@@ -3,7 +3,8 @@
 Each code is dealt in each profile (closed deals are solved with every card known: "thoughtful")
 and solved within a budget; the answer is winnable, not winnable (the search space exhausted) or
 unknown (budget spent). Unknowns are counted and reported, never dropped. For each profile the
-script prints the shares with a 95% Wilson interval, the median and largest seconds per solve,
+script prints the shares with a 95% Wilson interval, the median and largest CPU seconds per solve
+(the budget counts CPU seconds too, so other processes on the machine do not shrink it),
 the node rate, the budget, the machine (nproc, load average) and the elapsed time.
 
 The codes: ``CR1-N-`` plus the seed ``i * 104729 mod 26**7`` for i = 1, 2, ... (a fixed list,

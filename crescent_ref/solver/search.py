@@ -39,7 +39,8 @@ DEEP = 20  # a card not in the piles counts as this deep in ``promise``  # expan
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """Limits of one solve: nodes (positions generated), seconds, and positions stored (about
+    """Limits of one solve: nodes (positions generated), seconds (CPU seconds of this process, so
+    that a loaded machine does not shrink the budget), and positions stored (about
     400 bytes each with the frontier: the default keeps a solve near 1.5 GiB)."""
 
     nodes: int = 2_000_000
@@ -54,7 +55,7 @@ class Answer:
     verdict: Verdict
     line: tuple[Action, ...] = ()
     nodes: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # CPU seconds
     stored: int = 0
     thoughtful: bool = False
     limit: str = ""  # for ``unknown``: the budget that ran out (nodes, seconds, stored)
@@ -126,7 +127,7 @@ class Search:
     parents: dict[bytes, tuple[bytes, Step]] = field(default_factory=dict)
     frontier: list[tuple[int, int, bytes, Position]] = field(default_factory=list)
     nodes: int = 0
-    started: float = field(default_factory=time.monotonic)
+    started: float = field(default_factory=time.process_time)
     ticks: itertools.count[int] = field(default_factory=itertools.count)
 
     def run(self, start: Position) -> Answer:
@@ -184,7 +185,7 @@ class Search:
             return "nodes"
         if len(self.parents) >= self.budget.stored:
             return "stored"
-        return "seconds" if time.monotonic() - self.started >= self.budget.seconds else ""
+        return "seconds" if time.process_time() - self.started >= self.budget.seconds else ""
 
     def line_to(self, end: bytes) -> tuple[Action, ...]:
         steps: list[Step] = []
@@ -195,7 +196,7 @@ class Search:
 
     def answer(self, verdict: Verdict, won: bytes = b"", limit: str = "") -> Answer:
         line = self.line_to(won) if won else ()
-        return Answer(verdict, line, self.nodes, time.monotonic() - self.started, len(self.parents),
+        return Answer(verdict, line, self.nodes, time.process_time() - self.started, len(self.parents),
                       self.profile.closed, limit)
 
 

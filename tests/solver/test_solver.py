@@ -72,6 +72,11 @@ def test_a_spent_budget_answers_unknown() -> None:
     assert (answer.verdict, answer.limit) == ("unknown", "nodes")
 
 
+def test_the_memory_bound_answers_unknown() -> None:
+    answer = solve(Game.deal("app", "CR1-N-AAAAAAB"), Budget(nodes=10**6, seconds=60, stored=100))
+    assert (answer.verdict, answer.limit) == ("unknown", "stored")
+
+
 def test_closed_deals_are_solved_thoughtfully() -> None:
     answer = solve(Game.deal("morehead-1949", "CR1-N-AAAAAAB"), Budget(nodes=300))
     assert answer.thoughtful and not solve(Game.deal("app", "CR1-N-AAAAAAB"), Budget(nodes=300)).thoughtful
