@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from conformance.adapter import Adapter
+from crescent_ref.exits import FAILED, OK
 from crescent_ref.game import Game
 from crescent_ref.solver import Budget, solve
 
@@ -68,7 +69,6 @@ def summary(checks: list[CodeCheck]) -> str:
 
 
 def exit_code(checks: list[CodeCheck]) -> int:
-    """0 when every claim held (won), 1 when one failed (not-won, not-winnable), 3 when only unknowns remain."""
-    if any(c.finding in ("not-won", "not-winnable") for c in checks):
-        return 1
-    return 3 if any(c.finding == "unknown" for c in checks) else 0
+    """OK when every claim was checked and held (won); FAILED when one failed (not-won,
+    not-winnable) or was left undecided (unknown: nothing judged), as crescent_ref.exits has it."""
+    return OK if all(c.finding == "won" for c in checks) else FAILED

@@ -34,10 +34,10 @@ def test_an_implementation_that_refuses_a_step_of_the_line_does_not_win() -> Non
     assert exit_code([check]) == 1
 
 
-def test_an_undecided_code_is_unknown_and_counts_neither_way() -> None:
+def test_an_undecided_code_is_unknown_and_the_check_does_not_pass() -> None:
     check = check_code(ReferenceAdapter(), "app", "CR1-N-AAAAAAA", Budget(nodes=200))
-    assert check.finding == "unknown" and exit_code([check]) == 3
-    assert exit_code([check, CodeCheck("x", "app", "not-winnable", "proved")]) == 1
+    assert check.finding == "unknown" and exit_code([check]) == 1
+    assert exit_code([CodeCheck("x", "app", "not-winnable", "proved")]) == 1
 
 
 def test_the_subcommand_reports_each_code(capsys: pytest.CaptureFixture[str]) -> None:
