@@ -6,10 +6,24 @@ actions, and reports the canonical state JSON (spec/interpreting.md) after each.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-CAPABILITIES = ("undo", "tap", "drop", "game-codes", "legal-moves", "selection", "messages")
+from crescent_ref.profiles import Profile, get_profile
+
+# What an implementation can do beyond the core (actions, requests, state fields it reports) ...
+OFFERS = ("undo", "tap", "drop", "game-codes", "legal-moves", "selection", "messages")
+# ... and the parts of a reply it can observe: each is compared only when declared (spec/protocol.md).
+OBSERVATIONS: dict[str, str] = {
+    "reasons": "the reason code of a refusal (without it only accepted/refused is compared)",
+    "waiting": "the waiting status (without it an expected waiting is satisfied by playing)",
+    "undo-count": "STATE's undo field, how many moves an undo could take back",
+    "effect": "the effect of an accepted action (move, select, deselect, reshuffle, undo)",
+    "card-moves": "the card moves an accepted action made, autoplay included",
+}
+CAPABILITIES = OFFERS + tuple(OBSERVATIONS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +37,31 @@ class Info:
     variants: tuple[str, ...] = ()
     capabilities: frozenset[str] = frozenset()
     languages: tuple[str, ...] = ()
+    deviations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def observes(self, capability: str) -> bool:
+        """Whether the part of the reply named by an observation capability is reported (and so compared)."""
+        return capability in self.capabilities
+
+    def reference_profile(self, profile: str) -> Profile:
+        """The rules this implementation declares for ``profile``: the named profile with its base's deviations."""
+        return get_profile(profile).changed(self.deviations.get(profile.split("+")[0], {}))
+
+    def deviated(self, profile: str) -> bool:
+        """Whether the implementation declares deviations for ``profile``'s base."""
+        return bool(self.deviations.get(profile.split("+")[0]))
+
+    def deviation_lines(self) -> list[str]:
+        """The declared deviations as read in a summary: ``app, except pile_limit=null, undo_limit=5``."""
+        return [
+            f"{base}, except " + ", ".join(f"{key}={json.dumps(value)}" for key, value in changes.items())
+            for base, changes in self.deviations.items()
+            if changes
+        ]
+
+    def unobserved(self) -> dict[str, str]:
+        """Observation capabilities not declared, each with what is therefore not compared."""
+        return {name: what for name, what in OBSERVATIONS.items() if not self.observes(name)}
 
     def supports(self, profile: str) -> str | None:
         """None when ``profile`` (base+variants) is supported, else why not."""

@@ -20,21 +20,23 @@ from crescent_ref.messages import LANGUAGES, message
 from crescent_ref.profiles import base_names, get_profile, variant_names
 from crescent_ref.state_json import game_state
 
+PROTOCOL_VERSION = 2
 CAPABILITIES = ["undo", "tap", "drop", "game-codes", "legal-moves", "selection", "messages"]
+OBSERVATIONS = ["reasons", "waiting", "undo-count", "effect", "card-moves"]
 Reply = dict[str, Any]
 
 
 def hello() -> Reply:
     """The handshake reply."""
     return {
-        "version": 1,
+        "version": PROTOCOL_VERSION,
         "implementation": {
             "name": "crescent_ref",
             "version": crescent_ref.__version__,
             "language": "python",
             "profiles": base_names(),
             "variants": variant_names(),
-            "capabilities": CAPABILITIES,
+            "capabilities": CAPABILITIES + OBSERVATIONS,
             "languages": list(LANGUAGES),
         },
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import crescent_ref
@@ -10,14 +11,15 @@ from conformance.judging.state import game_state
 from crescent_ref import messages
 from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
-from crescent_ref.profiles import base_names, variant_names
+from crescent_ref.profiles import Profile, base_names, variant_names
 
 
 class ReferenceAdapter:
-    """crescent_ref behind the adapter protocol."""
+    """crescent_ref behind the adapter protocol; with ``deviations`` it plays (and declares) rules changed so."""
 
-    def __init__(self) -> None:
+    def __init__(self, deviations: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self.game: Game | None = None
+        self.deviations = dict(deviations or {})
 
     def info(self) -> Info:
         """The reference engine supports every profile, variant and capability."""
@@ -29,6 +31,7 @@ class ReferenceAdapter:
             variants=tuple(variant_names()),
             capabilities=frozenset(CAPABILITIES),
             languages=("en", "id", "zh"),
+            deviations=self.deviations,
         )
 
     def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
@@ -40,8 +43,11 @@ class ReferenceAdapter:
         return game_state(self.game)
 
     def _new_game(self, profile: str, position: str | None, code: str | None) -> Game:
-        """The game the runner asked for (a subclass may play another profile: conformance.coverage)."""
-        return Game.deal(profile, code) if code else Game.from_text(profile, position or "")
+        """The game the runner asked for, under the declared deviations if any (a subclass may play another
+        profile: conformance.coverage)."""
+        info = self.info()
+        rules: Profile | str = info.reference_profile(profile) if info.deviated(profile) else profile
+        return Game.deal(rules, code) if code else Game.from_text(rules, position or "")
 
     def _game(self) -> Game:
         if self.game is None:

@@ -21,10 +21,11 @@ from typing import Any, NoReturn
 import jsonschema
 
 from conformance.adapter import AdapterError, Info, Reply, RuleError, Skip
+from conformance.adapters.handshake import PROTOCOL_VERSION, info_from_handshake
 from conformance.adapters.pipes import MAX_LINE, Child, LineTooLong
 from crescent_ref.spec_files import spec_dir
 
-PROTOCOL_VERSION = 1
+__all__ = ["PROTOCOL_VERSION", "StdioAdapter", "clip_context", "schema_problem"]
 
 
 @functools.cache
@@ -101,18 +102,10 @@ class StdioAdapter:
         deadline = time.monotonic() + self.timeout
         self._send(process, {"cmd": "start", "version": PROTOCOL_VERSION}, deadline)
         reply = self._read(process, "start-reply", None, deadline)
-        if reply.get("version") != PROTOCOL_VERSION:
-            self._fail(process, f"protocol version {reply.get('version')!r}, expected {PROTOCOL_VERSION}")
-        impl = reply.get("implementation") or {}
-        self._info = Info(
-            name=str(impl.get("name", "?")),
-            version=str(impl.get("version", "?")),
-            language=str(impl.get("language", "?")),
-            profiles=tuple(str(p) for p in impl.get("profiles", ())),
-            variants=tuple(str(v) for v in impl.get("variants", ())),
-            capabilities=frozenset(str(c) for c in impl.get("capabilities", ())),
-            languages=tuple(str(lang) for lang in impl.get("languages", ())),
-        )
+        try:
+            self._info = info_from_handshake(reply)
+        except AdapterError as err:
+            self._fail(process, str(err))
 
     def _fail(self, process: Child, what: str, seen: str | bytes = "") -> NoReturn:
         process.kill()
@@ -169,9 +162,8 @@ class StdioAdapter:
             err = reply["errored"]
             if err.get("refused"):
                 raise RuleError(str(err.get("message", "")))
-            raise AdapterError(
-                f"implementation errored: {err.get('message', '')}", json.dumps(err.get("context", ""))[:500]
-            )
+            context = clip_context(err.get("context", ""))
+            raise AdapterError(f"implementation errored: {err.get('message', '')}", context)
         result: dict[str, Any] = reply["result"]
         return result
 
@@ -243,6 +235,15 @@ def parse_line(line: bytes) -> tuple[dict[str, Any] | None, str | None]:
 
 
 _KINDS = ("result", "skipped", "errored")
+
+
+def clip_context(context: Any, head: int = 300, tail: int = 1200) -> str:
+    """An errored reply's context for the report: its start and its end (a traceback's last line names the
+    exception), the middle left out when it is long."""
+    text = context if isinstance(context, str) else json.dumps(context, ensure_ascii=False)
+    if len(text) <= head + tail:
+        return text
+    return f"{text[:head]}\n[... {len(text) - head - tail} characters left out ...]\n{text[-tail:]}"
 
 
 def _looks_right(schema: str, reply: dict[str, Any]) -> bool:

@@ -12,7 +12,8 @@ from conformance.corpus.scenarios import Expect, Scenario, Step
 from conformance.judging.state import Mismatch, canonical_action, compare, state_text
 
 Verdict = Literal["passed", "failed", "skipped", "errored"]
-STATE_FEATURES = {"undo": "undo", "selected": "selection", "legal_moves": "legal-moves"}
+# State fields compared only with a capability (spec/protocol.md).
+STATE_FEATURES = {"undo": "undo-count", "selected": "selection", "legal_moves": "legal-moves"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,7 @@ class Result:
     seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
     unchecked: tuple[str, ...] = ()  # checks the scenario asks for that were not made, and why
+    judged_as: str = ""  # the declared rules it was judged against, when a deviation changes its outcome
 
     @property
     def key(self) -> str:
@@ -57,29 +59,45 @@ def why_skip(info: Info, scenario: Scenario, profile: str) -> str | None:
 
 
 def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str) -> Result:
-    """Run every step; the first deviation ends the scenario as failed."""
+    """Run every step; the first deviation ends the scenario as failed.
+
+    When the implementation declares deviations for the profile's base and they change this
+    scenario's outcome, it is judged against the reference playing the same steps under the
+    declared rules (conformance/judging/declared.py), on the same checked fields.
+    """
     began = time.perf_counter()
     skip = why_skip(info, scenario, profile)
     if skip:
         return Result(scenario, profile, "skipped", skip)
+    judged_as = ""
+    if info.deviated(profile):
+        from conformance.judging.declared import as_declared
+
+        try:
+            scenario, judged_as = as_declared(scenario, profile, info)
+        except RuleError as err:
+            detail = f"not applicable under the declared deviations (the reference refuses its start): {err}"
+            return Result(scenario, profile, "skipped", detail, judged_as=judged_as)
     unchecked: list[str] = []
     try:
         failure = _play(adapter, info, scenario, profile, unchecked)
     except Skip as err:
-        return Result(scenario, profile, "skipped", f"implementation skipped it: {err}")
+        return Result(scenario, profile, "skipped", f"implementation skipped it: {err}", judged_as=judged_as)
     except RuleError as err:
-        return Result(scenario, profile, "errored", f"implementation refused to load the given position: {err}")
+        detail = f"implementation refused to load the given position: {err}"
+        return Result(scenario, profile, "errored", detail, judged_as=judged_as)
     except AdapterError as err:
-        return Result(scenario, profile, "errored", str(err))
+        return Result(scenario, profile, "errored", str(err), judged_as=judged_as)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-        return Result(
-            scenario, profile, "errored", f"implementation's reply could not be read: {type(err).__name__}: {err}"
-        )
+        detail = f"implementation's reply could not be read: {type(err).__name__}: {err}"
+        return Result(scenario, profile, "errored", detail, judged_as=judged_as)
     except Exception as err:  # an in-process adapter's own exception (NotImplementedError, ...)
-        return Result(scenario, profile, "errored", f"implementation raised {type(err).__name__}: {err}{_where(err)}")
+        detail = f"implementation raised {type(err).__name__}: {err}{_where(err)}"
+        return Result(scenario, profile, "errored", detail, judged_as=judged_as)
     verdict: Verdict = "failed" if failure else "passed"
-    return Result(scenario, profile, verdict, failure=failure, seconds=time.perf_counter() - began,
-                  unchecked=tuple(dict.fromkeys(unchecked)))
+    seconds = time.perf_counter() - began
+    checks = tuple(dict.fromkeys(unchecked))
+    return Result(scenario, profile, verdict, "", failure, seconds, unchecked=checks, judged_as=judged_as)
 
 
 def _where(err: BaseException) -> str:
@@ -88,12 +106,11 @@ def _where(err: BaseException) -> str:
     return f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
 
 
-def _play(adapter: Adapter, info: Info, scenario: Scenario, profile: str, unchecked: list[str]
-          ) -> StepFailure | None:
+def _play(adapter: Adapter, info: Info, scenario: Scenario, profile: str, unchecked: list[str]) -> StepFailure | None:
     """Play the steps; checks that cannot be made with this implementation are added to ``unchecked``."""
     state = adapter.start(profile, position=scenario.position, code=scenario.code)
     given = Expect(state=scenario.given_state_for(profile))
-    mismatches = compare(_usable(given.state, info), state, _legal(adapter, info, given.state))
+    mismatches = _state_mismatches(adapter, info, given.state, state, unchecked)
     if mismatches:
         return StepFailure(None, given, None, tuple(mismatches), "", state_text(state))
     for step in scenario.steps:
@@ -101,17 +118,39 @@ def _play(adapter: Adapter, info: Info, scenario: Scenario, profile: str, unchec
         expect = step.expected(profile)
         reply = adapter.act(canonical_action(step.action))
         state = reply.state
-        mismatches = _judge(expect, reply, info) + _messages(adapter, info, expect, reply, unchecked)
-        mismatches += compare(_usable(expect.state, info), state, _legal(adapter, info, expect.state))
+        mismatches = _judge(expect, reply, info, unchecked) + _messages(adapter, info, expect, reply, unchecked)
+        mismatches += _state_mismatches(adapter, info, expect.state, state, unchecked)
         if mismatches:
             return StepFailure(step, expect, reply, tuple(mismatches), state_text(before), state_text(state))
     return None
 
 
-def _usable(expected: dict[str, Any], info: Info) -> dict[str, Any]:
-    return {
-        k: v for k, v in expected.items() if STATE_FEATURES.get(k, "") in info.capabilities or k not in STATE_FEATURES
-    }
+def _state_mismatches(
+    adapter: Adapter, info: Info, expected: dict[str, Any], state: dict[str, Any], unchecked: list[str]
+) -> list[Mismatch]:
+    usable = _usable(expected, info, unchecked)
+    found = compare(usable, state, _legal(adapter, info, usable))
+    return [m for m in found if not _unobserved_waiting(m, info)]
+
+
+def _usable(expected: dict[str, Any], info: Info, unchecked: list[str]) -> dict[str, Any]:
+    """The expected state fields this implementation can be asked about; the others noted in ``unchecked``."""
+    kept = {}
+    for key, value in expected.items():
+        needed = STATE_FEATURES.get(key)
+        if needed and needed not in info.capabilities:
+            unchecked.append(f"{needed}: no capability {needed}")
+            continue
+        if key == "status" and value == "waiting" and not info.observes("waiting"):
+            unchecked.append("waiting: no capability waiting (playing accepted for waiting)")
+        kept[key] = value
+    return kept
+
+
+def _unobserved_waiting(mismatch: Mismatch, info: Info) -> bool:
+    """Without ``waiting`` an expected waiting is satisfied by playing."""
+    relaxed = mismatch.what == "status" and (mismatch.expected, mismatch.actual) == ("waiting", "playing")
+    return relaxed and not info.observes("waiting")
 
 
 def _legal(adapter: Adapter, info: Info, expected: dict[str, Any]) -> list[str] | None:
@@ -120,16 +159,16 @@ def _legal(adapter: Adapter, info: Info, expected: dict[str, Any]) -> list[str] 
     return None
 
 
-def _judge(expect: Expect, reply: Reply, info: Info) -> list[Mismatch]:
+def _judge(expect: Expect, reply: Reply, info: Info, unchecked: list[str]) -> list[Mismatch]:
     found = []
     outcome = "accepted" if reply.accepted else "rejected"
     if expect.outcome and expect.outcome != outcome:
         found.append(Mismatch("outcome", _describe(expect.outcome, expect.reason), _describe(outcome, reply.reason)))
-    elif expect.outcome == "rejected" and expect.reason != reply.reason:
+    elif expect.outcome == "rejected" and _observed(info, "reasons", unchecked) and expect.reason != reply.reason:
         found.append(Mismatch("reason", expect.reason, reply.reason))
-    if reply.accepted and expect.effect and expect.effect != reply.effect:
+    if reply.accepted and expect.effect and _observed(info, "effect", unchecked) and expect.effect != reply.effect:
         found.append(Mismatch("effect", expect.effect, reply.effect))
-    if reply.accepted and expect.moves is not None:
+    if reply.accepted and expect.moves is not None and _observed(info, "card-moves", unchecked):
         want = tuple(canonical_action(m) for m in expect.moves)
         got = tuple(canonical_action(m) for m in reply.moves)
         if want != got:
@@ -156,6 +195,14 @@ def _messages(adapter: Adapter, info: Info, expect: Expect, reply: Reply, unchec
         if got != want:
             found.append(Mismatch(f"message ({lang}) for {reply.reason}", want, got))
     return found
+
+
+def _observed(info: Info, capability: str, unchecked: list[str]) -> bool:
+    """Whether the implementation observes this part of a reply; if not, the check is noted as not made."""
+    if info.observes(capability):
+        return True
+    unchecked.append(f"{capability}: no capability {capability}")
+    return False
 
 
 def _describe(outcome: str, reason: str | None) -> str:

@@ -11,7 +11,16 @@ from crescent_ref.errors import NotationError
 from crescent_ref.position import Position, join_pile
 from crescent_ref.state_json import FOUNDATIONS, game_state, position_state
 
-__all__ = ["FOUNDATIONS", "Mismatch", "compare", "game_state", "position_state", "state_position", "state_text"]
+__all__ = [
+    "FOUNDATIONS",
+    "Mismatch",
+    "compare",
+    "game_state",
+    "observed",
+    "position_state",
+    "state_position",
+    "state_text",
+]
 
 
 def state_position(state: dict[str, Any]) -> Position:
@@ -153,6 +162,36 @@ _CHECKS: dict[str, Any] = {
     "held": _check_held,
     "legal_moves": _check_legal,
     **{k: _scalar(k) for k in ("moves", "reshuffles", "status", "foundation_cards", "undo", "selected")},
+}
+
+
+def observed(expected: dict[str, Any], state: dict[str, Any], legal: list[str] | None = None) -> dict[str, Any]:
+    """The same expected fields (and places) as ``expected``, with the values ``state`` shows.
+
+    ``compare(observed(e, s, l), s, l)`` is empty: this is how a scenario's checks are re-read from
+    the reference playing under declared deviations.
+    """
+    return {key: _OBSERVE[key](want, state, legal) for key, want in expected.items()}
+
+
+def _observe_places(actual_of: Any, key_of: Any = lambda k: k) -> Any:
+    return lambda want, state, _legal: {place: actual_of(state, key_of(place)) for place in want}
+
+
+_OBSERVE: dict[str, Any] = {
+    "position": lambda _want, state, _legal: state_text(state),
+    "piles": _observe_places(lambda s, p: _pile_text(s, parse_place(p))),
+    "tops": _observe_places(lambda s, p: (s["piles"][parse_place(p)] or ["-"])[-1]),
+    "counts": _observe_places(lambda s, p: len(s["piles"][parse_place(p)])),
+    "hidden": _observe_places(lambda s, p: s.get("hidden", [0] * 16)[parse_place(p)]),
+    "foundations": _observe_places(lambda s, f: s["foundations"].get(f), _foundation_key),
+    "foundation_counts": _observe_places(_foundation_size, _foundation_key),
+    "held": lambda _want, state, _legal: ",".join(state.get("held", [])) or "-",
+    "legal_moves": lambda _want, _state, legal: list(legal or []),
+    **{
+        k: (lambda key: lambda _want, state, _legal: state.get(key))(k)
+        for k in ("moves", "reshuffles", "status", "foundation_cards", "undo", "selected")
+    },
 }
 
 

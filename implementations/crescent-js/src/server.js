@@ -1,4 +1,4 @@
-// The stdio adapter protocol, version 1 (spec/protocol.md): one JSON object per line on stdin,
+// The stdio adapter protocol, version 2 (spec/protocol.md): one JSON object per line on stdin,
 // exactly one reply line per request (except `stop`) on stdout. Logs go to stderr only.
 
 import { createInterface } from 'node:readline';
@@ -13,7 +13,8 @@ export const IMPLEMENTATION = Object.freeze({
   language: 'javascript',
   profiles: BASE_PROFILES,
   variants: VARIANTS,
-  capabilities: ['undo', 'tap', 'drop', 'game-codes', 'legal-moves', 'selection', 'messages'],
+  capabilities: ['undo', 'tap', 'drop', 'game-codes', 'legal-moves', 'selection', 'messages',
+    'reasons', 'waiting', 'undo-count', 'effect', 'card-moves'],
   languages: LANGUAGES,
 });
 
@@ -30,8 +31,8 @@ export class Session {
       return { errored: { message: 'a request must be a JSON object' } };
     }
     if (req.cmd === 'start') {
-      if (req.version !== 1) this.log(`runner speaks protocol version ${req.version}; we speak 1`);
-      return { version: 1, implementation: IMPLEMENTATION };
+      if (req.version !== 2) this.log(`runner speaks protocol version ${req.version}; we speak 2`);
+      return { version: 2, implementation: IMPLEMENTATION };
     }
     if (req.cmd === 'stop') return null;
     const reply = { seq: req.seq };

@@ -30,7 +30,7 @@ const CODE = 'CR1-N-AAAAAAB';
 
 test('handshake, a game, an accepted and a refused action, legal moves, a message, stop', async () => {
   const { replies, code } = await session([
-    { cmd: 'start', version: 1 },
+    { cmd: 'start', version: 2 },
     { cmd: 'new_game', seq: 1, profile: 'app', code: CODE },
     { cmd: 'act', seq: 'two', action: 'p3-p11' },
     { cmd: 'act', seq: [3], action: 'p3-p1' },
@@ -40,7 +40,8 @@ test('handshake, a game, an accepted and a refused action, legal moves, a messag
   assert.equal(code, 0);
   assert.equal(replies.length, 6);
   const [hello, game, ok, no, legal, msg] = replies;
-  assert.equal(hello.version, 1);
+  assert.equal(hello.version, 2);
+  assert.ok(hello.implementation.capabilities.includes('reasons'));
   assert.equal(hello.implementation.name, 'crescent-js');
   assert.deepEqual(hello.implementation.profiles, ['app', 'open', 'hoffmann-1892', 'morehead-1949']);
   assert.deepEqual(game.seq, 1);
@@ -57,7 +58,7 @@ test('handshake, a game, an accepted and a refused action, legal moves, a messag
 
 test('a position the profile cannot reach is errored with refused: true; bad input is errored', async () => {
   const { replies } = await session([
-    { cmd: 'start', version: 1 },
+    { cmd: 'start', version: 2 },
     { cmd: 'new_game', seq: 1, profile: 'app', position: 'up:A♠' },
     { cmd: 'new_game', seq: 2, profile: 'app', code: 'cr1-n-aaaaaab' },
     { cmd: 'new_game', seq: 3, profile: 'app+fifty', code: CODE },

@@ -1,0 +1,70 @@
+"""The handshake reply read into an ``Info``: protocol versions, capabilities, declared deviations.
+
+Version 2 of the protocol adds the observation capabilities (``reasons``, ``waiting``, ...) and the
+``deviations`` field. A version 1 implementation was required to report every part of a reply, so
+it is taken to observe all of them (``undo-count`` only with ``undo``, as version 1 checked the undo
+field only then).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from conformance.adapter import OBSERVATIONS, AdapterError, Info
+from crescent_ref.errors import NotationError
+from crescent_ref.profiles import base_names, check_parameter
+
+PROTOCOL_VERSION = 2
+SPOKEN = (1, 2)
+
+
+def implied_by_version(version: int, capabilities: frozenset[str]) -> frozenset[str]:
+    """The capabilities a handshake of ``version`` declares, implied ones included."""
+    if version >= 2:
+        return capabilities
+    implied = {c for c in OBSERVATIONS if c != "undo-count" or "undo" in capabilities}
+    return capabilities | implied
+
+
+def parse_deviations(raw: Any) -> dict[str, dict[str, Any]]:
+    """The ``deviations`` field checked against spec/profiles.yaml; AdapterError names the field and value.
+
+    Raises:
+        AdapterError: not a mapping of base profiles to mappings, an unknown base profile or
+            parameter, or a value outside its parameter's type.
+    """
+    if not isinstance(raw, Mapping):
+        raise AdapterError(f'handshake field "deviations": expected an object, got {raw!r}')
+    parsed: dict[str, dict[str, Any]] = {}
+    for base, changes in raw.items():
+        where = f'handshake field "deviations.{base}"'
+        if base not in base_names():
+            raise AdapterError(f"{where}: unknown base profile {base!r}; known: {', '.join(base_names())}")
+        if not isinstance(changes, Mapping):
+            raise AdapterError(f"{where}: expected an object of parameter: value, got {changes!r}")
+        for key, value in changes.items():
+            try:
+                check_parameter(key, value)
+            except NotationError as err:
+                raise AdapterError(f"{where}: {err}") from None
+        parsed[base] = dict(changes)
+    return parsed
+
+
+def info_from_handshake(reply: Mapping[str, Any]) -> Info:
+    """The ``Info`` of a start reply of a spoken version; AdapterError for an unknown version or bad deviations."""
+    version = reply.get("version")
+    if version not in SPOKEN:
+        raise AdapterError(f"protocol version {version!r}; the runner speaks {', '.join(map(str, SPOKEN))}")
+    impl = reply.get("implementation") or {}
+    return Info(
+        name=str(impl.get("name", "?")),
+        version=str(impl.get("version", "?")),
+        language=str(impl.get("language", "?")),
+        profiles=tuple(str(p) for p in impl.get("profiles", ())),
+        variants=tuple(str(v) for v in impl.get("variants", ())),
+        capabilities=implied_by_version(int(version), frozenset(str(c) for c in impl.get("capabilities", ()))),
+        languages=tuple(str(lang) for lang in impl.get("languages", ())),
+        deviations=parse_deviations(impl.get("deviations", {})),
+    )
