@@ -7,6 +7,8 @@ when one is left and the game is not over (spec/perft.md).
 
 from __future__ import annotations
 
+import collections
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,9 @@ from typing import Any
 import yaml
 
 from conformance.adapter import Adapter
+from crescent_ref.game import Game
+from crescent_ref.perft import actions, perft
+from crescent_ref.profiles import Profile
 from crescent_ref.spec_files import spec_dir
 
 
@@ -63,10 +68,69 @@ def adapter_divide(adapter: Adapter, profile: str, position: str, depth: int) ->
     return {a: adapter_perft(adapter, profile, position, depth - 1, (a,)) for a in node_actions(adapter, state)}
 
 
-def check(adapter: Adapter, case: PerftCase) -> list[str]:
-    """Differences between the adapter's counts and the case's, with a divide at the shallowest one."""
-    for depth, expected in sorted(case.counts.items()):
+def check(adapter: Adapter, case: PerftCase, rules: Profile | None = None) -> list[str]:
+    """Differences between the adapter's counts and the case's, divided down at the shallowest one.
+
+    ``rules``: the profile the implementation declares (with deviations); the expected counts are then
+    the reference's under those rules, not the file's.
+    """
+    expected_counts = case.counts if rules is None else _reference_counts(case, rules)
+    for depth, expected in sorted(expected_counts.items()):
         got = adapter_perft(adapter, case.profile, case.position, depth)
         if got != expected:
-            return [f"{case.name} [{case.profile}] depth {depth}: expected {expected}, got {got}"]
+            head = f"{case.name} [{case.profile}] depth {depth}: expected {expected}, got {got}"
+            return [head, *shortest_difference(adapter, case, depth, rules)]
     return []
+
+
+def _reference_counts(case: PerftCase, rules: Profile) -> dict[int, int]:
+    return {depth: perft(Game.from_text(rules, case.position), depth) for depth in case.counts}
+
+
+def _reference_node(case: PerftCase, rules: Profile | None, path: tuple[str, ...]) -> Game:
+    game = Game.from_text(rules or case.profile, case.position)
+    for action in path:
+        game.apply(action)
+    return game
+
+
+def _adapter_node(adapter: Adapter, case: PerftCase, path: tuple[str, ...]) -> list[str]:
+    state = adapter.start(case.profile, position=case.position)
+    for action in path:
+        state = adapter.act(action).state
+    return sorted(node_actions(adapter, state))
+
+
+def shortest_difference(adapter: Adapter, case: PerftCase, depth: int, rules: Profile | None = None) -> list[str]:
+    """Divide by itself, breadth first, down to the shortest path of actions after which the actions
+    counted differ (or, failing that, the deepest node whose counts differ)."""
+    queue: collections.deque[tuple[tuple[str, ...], int]] = collections.deque([((), depth)])
+    last: tuple[str, ...] = ()
+    while queue:
+        path, left = queue.popleft()
+        last = path
+        want = sorted(str(a) for a in actions(_reference_node(case, rules, path)))
+        got = _adapter_node(adapter, case, path)
+        if want != got:
+            return _node_difference(case, path, want, got)
+        queue.extend(
+            ((*path, a), left - 1) for a in want if left > 1 and _child_differs(adapter, case, rules, path, a, left)
+        )
+    return [f"  the counts differ below {' '.join(last) or 'the root'}, but no node's actions do"]
+
+
+def _child_differs(
+    adapter: Adapter, case: PerftCase, rules: Profile | None, path: tuple[str, ...], action: str, left: int
+) -> bool:
+    ours = perft(_reference_node(case, rules, (*path, action)), left - 1)
+    return ours != adapter_perft(adapter, case.profile, case.position, left - 1, (*path, action))
+
+
+def _node_difference(case: PerftCase, path: tuple[str, ...], want: list[str], got: list[str]) -> list[str]:
+    where = " ".join(path) or "(the root)"
+    lines = [f"  shortest differing path: {where}"]
+    missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
+    lines += [f"  missing actions: {', '.join(missing)}"] if missing else []
+    lines += [f"  extra actions: {', '.join(extra)}"] if extra else []
+    replay = shlex.join(["crescent-ref", "play", "--profile", case.profile, "--position", case.position, *path])
+    return [*lines, f"  reference: {replay}"]

@@ -87,8 +87,12 @@ def result_record(result: Result) -> dict[str, Any]:
         "detail": result.detail,
         "seconds": round(result.seconds, 6),
     }
+    if not result.claimed:
+        record["claimed"] = False
     if result.unchecked:
         record["unchecked"] = list(result.unchecked)
+    if result.judged_as:
+        record["judged_as"] = result.judged_as
     if fail is not None:
         record["failure"] = {
             "step": fail.step.number if fail.step else 0,
@@ -104,29 +108,76 @@ def result_record(result: Result) -> dict[str, Any]:
 def report_header(
     info: Info, profiles: list[str], complete: bool, corpus_version: str = CORPUS_VERSION
 ) -> dict[str, Any]:
-    """The JSON report's header."""
-    return {
+    """The JSON report's header: versions, the run, and what the implementation declared (capabilities,
+    deviations) with the checks therefore not made."""
+    header: dict[str, Any] = {
         "kit_version": conformance.__version__,
         "corpus_version": corpus_version,
         "implementation": {"name": info.name, "version": info.version, "language": info.language},
         "profiles": profiles,
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "complete": complete,
+        "capabilities": sorted(info.capabilities),
+        "unchecked": info.unobserved(),
     }
+    if info.deviations:
+        header["deviations"] = {base: dict(changes) for base, changes in info.deviations.items()}
+        header["declared"] = info.deviation_lines()
+    return header
+
+
+def info_of_record(impl: dict[str, Any]) -> Info:
+    """The Info a record carries (the pytest plugin's records, made on xdist workers)."""
+    return Info(
+        impl.get("name", "?"),
+        impl.get("version", "?"),
+        impl.get("language", "?"),
+        (),
+        capabilities=frozenset(impl.get("capabilities", ())),
+        deviations=impl.get("deviations", {}),
+    )
 
 
 def report_header_records(records: list[dict[str, Any]], complete: bool) -> dict[str, Any]:
     """The header from records that carry their implementation (the pytest plugin's case)."""
-    impl = records[0].get("implementation", {}) if records else {}
-    info = Info(impl.get("name", "?"), impl.get("version", "?"), impl.get("language", "?"), ())
+    info = info_of_record(records[0].get("implementation", {}) if records else {})
     return report_header(info, sorted({r["profile"] for r in records}), complete)
+
+
+def outcome(record: dict[str, Any]) -> str:
+    """The verdict as counted: ``not claimed`` (a profile or variant never declared) apart from ``skipped``."""
+    return "not claimed" if record.get("claimed") is False else str(record["verdict"])
+
+
+OUTCOMES = ("passed", "failed", "errored", "skipped", "not claimed")
+
+
+def counts(records: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """Scenario-profiles by outcome, in the order summaries print them (zeros kept)."""
+    found = Counter(outcome(r) for r in records)
+    return {o: found[o] for o in (*OUTCOMES, *sorted(set(found) - set(OUTCOMES)))}
+
+
+def declared_lines(header: dict[str, Any], records: list[dict[str, Any]]) -> list[str]:
+    """What a summary states before the counts: the declared deviations, and the checks not made."""
+    lines = []
+    if header.get("declared"):
+        judged = sum(bool(r.get("judged_as")) for r in records)
+        lines.append(
+            "DECLARED DEVIATIONS: "
+            + "; ".join(header["declared"])
+            + f" ({judged} scenario-profiles depend on them and were judged against the reference under these rules)"
+        )
+    for capability, what in header.get("unchecked", {}).items():
+        lines.append(f"not checked: {what} (capability {capability} not declared)")
+    return lines
 
 
 def write_records(path: Path, header: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """Write the JSON report atomically (a uniquely named temporary file renamed into place)."""
     body = {
         **header,
-        "summary": dict(Counter(r["verdict"] for r in records)),
+        "summary": {k: n for k, n in counts(records).items() if n},
         "results": [{k: v for k, v in r.items() if k != "implementation"} for r in records],
     }
     write_atomic(path, json.dumps(body, ensure_ascii=False, indent=1))
@@ -138,14 +189,13 @@ def write_report(path: Path, header: dict[str, Any], results: Iterable[Result]) 
 
 
 def area_summary_records(records: Iterable[dict[str, Any]]) -> list[str]:
-    """One line per rule area: passed / failed / skipped / errored / xfailed counts."""
+    """One line per rule area: passed / failed / errored / skipped / not claimed counts."""
     table: dict[str, Counter[str]] = {}
     for r in records:
-        table.setdefault(r["area"], Counter())[r["verdict"]] += 1
+        table.setdefault(r["area"], Counter())[outcome(r)] += 1
     width = max((len(a) for a in table), default=4)
     return [
-        f"{area:<{width}}  " + "  ".join(f"{c[v]} {v}" for v in ("passed", "failed", "skipped", "errored") if c[v])
-        for area, c in sorted(table.items())
+        f"{area:<{width}}  " + "  ".join(f"{c[v]} {v}" for v in OUTCOMES if c[v]) for area, c in sorted(table.items())
     ]
 
 

@@ -41,6 +41,7 @@ class Result:
     extra: dict[str, Any] = field(default_factory=dict)
     unchecked: tuple[str, ...] = ()  # checks the scenario asks for that were not made, and why
     judged_as: str = ""  # the declared rules it was judged against, when a deviation changes its outcome
+    claimed: bool = True  # False: skipped because the implementation never declared the profile or variant
 
     @property
     def key(self) -> str:
@@ -68,7 +69,7 @@ def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str)
     began = time.perf_counter()
     skip = why_skip(info, scenario, profile)
     if skip:
-        return Result(scenario, profile, "skipped", skip)
+        return Result(scenario, profile, "skipped", skip, claimed=info.supports(profile) is None)
     judged_as = ""
     if info.deviated(profile):
         from conformance.judging.declared import as_declared
