@@ -22,7 +22,14 @@ from conformance.corpus.load import load_files
 from conformance.corpus.scenarios import Scenario
 from conformance.files import OutputPathError, check_writable
 from conformance.judging.expectations import Expectations, load_expectations, write_expectations
-from conformance.judging.report import area_summary_records, format_failure, report_header_records, write_records
+from conformance.judging.report import (
+    area_summary_records,
+    counts,
+    declared_lines,
+    format_failure,
+    report_header_records,
+    write_records,
+)
 from conformance.judging.runner import Result, run_scenario
 from crescent_ref.errors import CrescentError
 
@@ -193,10 +200,14 @@ _HANDSHAKE = pytest.StashKey[Exception]()
 def _record(result: Result, info: Info) -> dict[str, Any]:
     from conformance.judging.report import result_record
 
-    return {
-        **result_record(result),
-        "implementation": {"name": info.name, "version": info.version, "language": info.language},
+    implementation = {
+        "name": info.name,
+        "version": info.version,
+        "language": info.language,
+        "capabilities": sorted(info.capabilities),
+        "deviations": {base: dict(changes) for base, changes in info.deviations.items()},
     }
+    return {**result_record(result), "implementation": implementation}
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -491,7 +502,9 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     store = config.stash[_RECORDS]
     if store.records:
         terminalreporter.write_sep("=", "Crescent conformance by rule area")
-        for line in area_summary_records(store.records):
+        header = report_header_records(store.records, True)
+        for line in [*declared_lines(header, store.records), *area_summary_records(store.records)]:
             terminalreporter.write_line(line)
+        terminalreporter.write_line(", ".join(f"{n} {o}" for o, n in counts(store.records).items() if n))
     for note in store.notes:
         terminalreporter.write_line(f"crescent: {note}", red=True)

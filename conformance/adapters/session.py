@@ -17,14 +17,19 @@ class SelectionError(CrescentError):
 
 
 def make_adapter(
-    impl: str | None = None, cmd: str | None = None, timeout: float = 10.0, max_line: int | None = None
+    impl: str | None = None,
+    cmd: str | None = None,
+    timeout: float = 10.0,
+    max_line: int | None = None,
+    validate: bool = False,
 ) -> Adapter:
-    """``reference``, ``module:factory`` (in-process) or a command line (stdio)."""
+    """``reference``, ``module:factory`` (in-process) or a command line (stdio; ``validate``: every message
+    checked in full against the protocol schema)."""
     if cmd:
         from conformance.adapters.pipes import MAX_LINE
         from conformance.adapters.stdio import StdioAdapter
 
-        return StdioAdapter(cmd, timeout=timeout, max_line=max_line or MAX_LINE)
+        return StdioAdapter(cmd, timeout=timeout, validate=validate, max_line=max_line or MAX_LINE)
     if impl in (None, "", "reference"):
         from conformance.adapters.reference import ReferenceAdapter
 

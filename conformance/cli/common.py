@@ -24,7 +24,13 @@ class Command:
 def selection_options(p: argparse.ArgumentParser) -> None:
     """--scenarios, --profile, --id: which scenarios a command takes."""
     p.add_argument("--scenarios", action="append", type=Path, default=[], help="extra scenario folder or file")
-    p.add_argument("--profile", action="append", default=[], help="only these profiles (base or base+variants)")
+    p.add_argument(
+        "--profile",
+        action="append",
+        default=[],
+        help="only these profiles (repeatable): a base name (app) takes the base and every variant of it "
+        "(app, app+four, app+closed, ...); a full name (app+four) takes only that one",
+    )
     p.add_argument("--id", action="append", default=[], help="only these scenario ids")
 
 
@@ -35,6 +41,11 @@ def adapter_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=positive(float), default=10.0, help="seconds per request (stdio)")
     p.add_argument(
         "--max-line", type=positive(int), default=MAX_LINE, help="longest reply line in bytes (stdio; default 8 MiB)"
+    )
+    p.add_argument(
+        "--validate-protocol",
+        action="store_true",
+        help="check every stdio message in full against spec/schema/protocol.schema.json (for adapter authors)",
     )
 
 

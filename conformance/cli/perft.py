@@ -1,11 +1,14 @@
-"""``perft``: an implementation's move counts against spec/perft/."""
+"""``perft``: an implementation's move counts against spec/perft/ (or the reference under its declared rules)."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
+from conformance.adapter import Adapter, Info
 from conformance.adapters.session import make_adapter
 from conformance.cli.common import Command, adapter_options
+from conformance.judging.expectations import Expectations, load_expectations
 from crescent_ref.progress import progress
 
 
@@ -13,28 +16,59 @@ def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``perft``."""
     adapter_options(p)
     p.add_argument("--max-depth", type=int, default=3, help="check depths up to this one")
+    p.add_argument(
+        "--expectations",
+        type=Path,
+        help="file of known deviations; perft cases are keyed perft/<case name>[profile] (strict)",
+    )
 
 
 def _perft(args: argparse.Namespace) -> int:
     """Every perft case the implementation's profiles allow, up to --max-depth."""
-    from conformance.explore.perft import cases, check
-
-    adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line)
+    expectations = load_expectations(args.expectations)
+    adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
     try:
         info = adapter.info()
         if "legal-moves" not in info.capabilities:
             print("perft needs the legal-moves capability; the implementation does not declare it")
             return 1
-        problems, checked = [], 0
-        for case in progress(cases(), "perft cases", unit="case"):
-            if info.supports(case.profile) is None:
-                limited = {d: n for d, n in case.counts.items() if d <= args.max_depth}
-                problems += check(adapter, type(case)(case.name, case.profile, case.position, limited))
-                checked += 1
+        lines, bad, checked = _check_all(adapter, info, args.max_depth, expectations)
     finally:
         adapter.close()
-    print("\n".join(problems) or f"perft: {checked} cases agree up to depth {args.max_depth}")
-    return 1 if problems else 0
+    declared = "; ".join(info.deviation_lines())
+    lines += [f"perft: {checked} cases checked up to depth {args.max_depth}, {bad} unexpected results"]
+    lines += (
+        [f"  (counts of deviated profiles from the reference under the declared rules: {declared})"] if declared else []
+    )
+    print("\n".join(lines))
+    return 1 if bad else 0
+
+
+def _check_all(adapter: Adapter, info: Info, max_depth: int, expectations: Expectations) -> tuple[list[str], int, int]:
+    """Report lines, the number of unexpected results (differences not listed, listed cases that agree), cases run."""
+    from conformance.explore.perft import cases, check
+
+    lines: list[str] = []
+    bad = checked = 0
+    for case in progress(cases(), "perft cases", unit="case"):
+        if info.supports(case.profile) is not None:
+            continue
+        limited = type(case)(
+            case.name, case.profile, case.position, {d: n for d, n in case.counts.items() if d <= max_depth}
+        )
+        rules = info.reference_profile(case.profile) if info.deviated(case.profile) else None
+        problems = check(adapter, limited, rules)
+        why = expectations.reason_for(f"perft/{case.name}", case.profile)
+        checked += 1
+        if problems and why:
+            lines.append(f"expected failure ({why}): {problems[0]}")
+        elif why:
+            lines.append(f"UNEXPECTED PASS: perft/{case.name}[{case.profile}] is listed ({why}) but agrees")
+            bad += 1
+        elif problems:
+            lines += problems
+            bad += 1
+    return lines, bad, checked
 
 
 COMMAND = Command("perft", "check an implementation's perft counts against spec/perft/", configure, _perft)

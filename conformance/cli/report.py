@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.cli.common import Command
-from conformance.judging.report import area_summary_records
+from conformance.judging.report import area_summary_records, counts, declared_lines
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -31,11 +31,11 @@ def _report(args: argparse.Namespace) -> int:
         f"{impl['name']} {impl['version']} ({impl['language']}) — kit {data['kit_version']}, "
         f"corpus {data['corpus_version']}, {data['time']}, {'complete' if data['complete'] else 'PARTIAL'} run"
     )
-    print("\n".join(area_summary_records(data["results"])))
+    print("\n".join([*declared_lines(data, data["results"]), *area_summary_records(data["results"])]))
     for r in data["results"]:
         if r["verdict"] in ("failed", "errored"):
             print(_record_text(r))
-    print(", ".join(f"{n} {v}" for v, n in sorted(data["summary"].items())))
+    print(", ".join(f"{n} {o}" for o, n in counts(data["results"]).items() if n))
     return 0
 
 

@@ -12,6 +12,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from conformance.adapter import Adapter, AdapterError, Info
 from conformance.adapters.session import SelectionError, check_selection, make_adapter, plan
@@ -20,7 +21,19 @@ from conformance.corpus.lint import iter_lint
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
 from conformance.files import check_writable
-from conformance.judging.report import area_summary, format_failure, report_header, unchecked_summary, write_report
+from conformance.judging.expectations import load_expectations
+from conformance.judging.report import (
+    BAD_OUTCOMES,
+    area_summary,
+    counts,
+    declared_lines,
+    format_failure,
+    outcome,
+    report_header,
+    result_record,
+    unchecked_summary,
+    write_report,
+)
 from conformance.judging.runner import Result, run_scenario
 from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK
 
@@ -32,6 +45,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     selection_options(p)
     adapter_options(p)
     p.add_argument("--report", type=Path, help="write the JSON report here")
+    p.add_argument(
+        "--expectations",
+        type=Path,
+        help="file of known deviations by scenario id (expected failures; one that passes fails the run)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="only the summary")
     p.add_argument(
         "--allow-empty", action="store_true", help="exit 0 even when nothing is selected or every scenario is skipped"
@@ -42,6 +60,7 @@ def _run(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     if args.report:
         check_writable(args.report, "--report")
+    expectations = load_expectations(args.expectations)
     pairs = _selection(args)
     if pairs is None:
         return BAD_INPUT
@@ -52,14 +71,12 @@ def _run(args: argparse.Namespace) -> int:
         return OK
     adapter = _adapter(args)
     info, results, interrupted = _play_all(adapter, pairs)
-    _summary(args, info, results, began)
+    results = expectations.applied(results)
+    complete = not (args.profile or args.id or interrupted)
+    header = {**report_header(info, sorted({p for _, p in pairs}), complete), "planned": len(pairs)}
+    _summary(args, info, header, results, began)
     if args.report:
-        complete = not (args.profile or args.id or interrupted)
-        write_report(
-            args.report,
-            {**report_header(info, sorted({p for _, p in pairs}), complete), "planned": len(pairs)},
-            results,
-        )
+        write_report(args.report, header, results)
     return INTERRUPTED if interrupted else _verdict(args, results)
 
 
@@ -76,7 +93,7 @@ def _selection(args: argparse.Namespace) -> list[tuple[Scenario, str]] | None:
 
 def _adapter(args: argparse.Namespace) -> Adapter:
     try:
-        return make_adapter(args.impl, args.cmd, args.timeout, args.max_line)
+        return make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
     except (ImportError, AttributeError, TypeError, ValueError) as err:
         raise SelectionError(f"--impl {args.impl!r}: cannot load the adapter: {err}") from None
 
@@ -102,22 +119,28 @@ def _play_all(adapter: Adapter, pairs: list[tuple[Scenario, str]]) -> tuple[Info
     return info, results, False
 
 
-def _summary(args: argparse.Namespace, info: Info, results: list[Result], began: float) -> None:
+def _summary(args: argparse.Namespace, info: Info, header: dict[str, Any], results: list[Result], began: float) -> None:
+    records = [result_record(r) for r in results]
     if not args.quiet:
-        for r in results:
-            if r.verdict in ("failed", "errored"):
+        for r, record in zip(results, records, strict=True):
+            if outcome(record) in ("failed", "errored"):
                 print(format_failure(r, replay_name(args)) + "\n")
-    print("\n".join(area_summary(results) + unchecked_summary(results)))
-    counts = {v: sum(r.verdict == v for r in results) for v in ("passed", "failed", "skipped", "errored")}
-    print(
-        f"{info.name} {info.version}: "
-        + ", ".join(f"{n} {v}" for v, n in counts.items())
-        + f" in {time.perf_counter() - began:.2f}s"
-    )
+            elif outcome(record) == "unexpectedly passed":
+                print(f"UNEXPECTED PASS: {r.key} is listed as a known deviation ({r.expected_failure}) but passed\n")
+    print("\n".join([*declared_lines(header, records), *area_summary(results), *unchecked_summary(results)]))
+    print(_count_line(info, records, time.perf_counter() - began))
+
+
+def _count_line(info: Info, records: list[dict[str, Any]], seconds: float) -> str:
+    """``name version: N passed, N failed, ... in Xs``, with the declared deviations if any."""
+    shown = {o: n for o, n in counts(records).items() if n or o in ("passed", "failed", "skipped", "errored")}
+    declared = "; ".join(info.deviation_lines())
+    line = f"{info.name} {info.version}: " + ", ".join(f"{n} {o}" for o, n in shown.items()) + f" in {seconds:.2f}s"
+    return line + (f" (as declared: {declared})" if declared else "")
 
 
 def _verdict(args: argparse.Namespace, results: list[Result]) -> int:
-    if any(r.verdict in ("failed", "errored") for r in results):
+    if any(outcome(result_record(r)) in BAD_OUTCOMES for r in results):
         return FAILED
     if all(r.verdict == "skipped" for r in results) and not args.allow_empty:
         print(

@@ -19,7 +19,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def _smoke(args: argparse.Namespace) -> int:
     """Handshake, then the first scenario of each area in a profile the adapter supports."""
-    adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line)
+    adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
     try:
         info = adapter.info()
         print(

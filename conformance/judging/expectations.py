@@ -8,10 +8,13 @@ Format (YAML)::
       undo-007[app]: undo limit is 50             # this profile only
 
 A listed scenario is an expected failure; if it passes, the run says so and fails (strict).
+``crescent-conformance run``, ``perft`` (keys ``perft/<case name>[profile]``) and the pytest plugin read it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +23,11 @@ from typing import Any
 from conformance.corpus.scenarios import Scenario
 from conformance.corpus.yamlines import load
 from conformance.files import write_atomic
+from conformance.judging.runner import Result
 from crescent_ref.errors import ScenarioError
+
+# A scenario id or a perft case (``perft/<name>``), optionally ``[profile]`` (spec/schema/expectations.schema.json).
+KEY = re.compile(r"^(perft/[A-Za-z0-9-]+|[a-z][a-z0-9-]*-[0-9]{3})(\[[a-z0-9+-]+\])?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +39,15 @@ class Expectations:
     lines: dict[str, int] = field(default_factory=dict)
 
     def reason_for(self, scenario_id: str, profile: str) -> str | None:
-        """Why this scenario-in-profile is expected to fail, or None."""
+        """Why this scenario-in-profile (or perft case ``perft/<name>``) is expected to fail, or None."""
         return self.deviations.get(f"{scenario_id}[{profile}]", self.deviations.get(scenario_id))
+
+    def applied(self, results: Iterable[Result]) -> list[Result]:
+        """The results, each listed one marked as an expected failure (with why)."""
+        return [
+            dataclasses.replace(r, expected_failure=why) if (why := self.reason_for(r.scenario.id, r.profile)) else r
+            for r in results
+        ]
 
 
     def unknown(self, scenarios: Iterable[Scenario]) -> list[ScenarioError]:
@@ -68,6 +82,10 @@ def load_expectations(path: str | Path | None) -> Expectations:
     if not isinstance(deviations, dict):
         why = "expected a mapping 'deviations: {id: why}'"
         raise ScenarioError(doc.file, doc.line(("deviations",)), "deviations", why)
+    for key in deviations:
+        if not KEY.match(str(key)):
+            why = f"expected a scenario id or perft/<name>, optionally [profile]: {key!r}"
+            raise ScenarioError(doc.file, doc.line(("deviations", key)), f"deviations/{key}", why)
     lines = {str(k): doc.line(("deviations", k)) for k in deviations}
     return Expectations({str(k): str(v or "") for k, v in deviations.items()}, doc.file, lines)
 

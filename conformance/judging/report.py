@@ -93,6 +93,8 @@ def result_record(result: Result) -> dict[str, Any]:
         record["unchecked"] = list(result.unchecked)
     if result.judged_as:
         record["judged_as"] = result.judged_as
+    if result.expected_failure:
+        record["expected_failure"] = result.expected_failure
     if fail is not None:
         record["failure"] = {
             "step": fail.step.number if fail.step else 0,
@@ -145,11 +147,16 @@ def report_header_records(records: list[dict[str, Any]], complete: bool) -> dict
 
 
 def outcome(record: dict[str, Any]) -> str:
-    """The verdict as counted: ``not claimed`` (a profile or variant never declared) apart from ``skipped``."""
-    return "not claimed" if record.get("claimed") is False else str(record["verdict"])
+    """The verdict as counted: ``not claimed`` (a profile or variant never declared) apart from ``skipped``;
+    a known deviation of the expectations file as ``expected failure``, or ``unexpectedly passed`` (strict)."""
+    verdict = str(record["verdict"])
+    if record.get("expected_failure"):
+        return "unexpectedly passed" if verdict == "passed" else "expected failure" if verdict != "skipped" else verdict
+    return "not claimed" if record.get("claimed") is False else verdict
 
 
-OUTCOMES = ("passed", "failed", "errored", "skipped", "not claimed")
+OUTCOMES = ("passed", "failed", "errored", "expected failure", "unexpectedly passed", "skipped", "not claimed")
+BAD_OUTCOMES = ("failed", "errored", "unexpectedly passed")
 
 
 def counts(records: Iterable[dict[str, Any]]) -> dict[str, int]:

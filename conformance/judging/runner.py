@@ -42,6 +42,7 @@ class Result:
     unchecked: tuple[str, ...] = ()  # checks the scenario asks for that were not made, and why
     judged_as: str = ""  # the declared rules it was judged against, when a deviation changes its outcome
     claimed: bool = True  # False: skipped because the implementation never declared the profile or variant
+    expected_failure: str = ""  # why an expectations file lists it as a known deviation
 
     @property
     def key(self) -> str:
