@@ -1,0 +1,123 @@
+"""crescent-conformance run and perft: expectations files, not claimed apart from skipped, --validate-protocol."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from pathlib import Path
+
+import pytest
+from harness import SERVE, corpus, key, run_pairs
+from mutants import BY_NAME, MutantAdapter
+
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.adapters.session import make_adapter, plan
+from conformance.adapters.stdio import StdioAdapter
+from conformance.cli import main
+from conformance.explore.perft import PerftCase, cases, check
+from conformance.judging.report import area_summary, counts, result_record
+from conformance.judging.runner import run_scenario
+
+MUTANT = "no_pile_wrap"
+IDS = ("piles-001", "piles-002", "piles-006", "piles-007")
+
+
+@functools.cache
+def failing_keys() -> tuple[str, ...]:
+    results = run_pairs(MutantAdapter(BY_NAME[MUTANT]), plan(corpus(), ["app"], IDS))
+    return tuple(sorted(k for k, r in results.items() if r.verdict == "failed"))
+
+
+def expectations(path: Path, keys: list[str]) -> Path:
+    path.write_text("deviations:\n" + "".join(f"  {k}: known\n" for k in keys), encoding="utf-8")
+    return path
+
+
+def run_args(file: Path | None) -> list[str]:
+    args = ["run", "--impl", f"mutants:{MUTANT}", "--profile", "app"]
+    args += [a for i in IDS for a in ("--id", i)]
+    return args + (["--expectations", str(file)] if file else [])
+
+
+def test_run_fails_on_the_mutant_and_passes_with_its_failures_expected(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert failing_keys()
+    assert main(run_args(None)) == 1
+    assert main(run_args(expectations(tmp_path / "e.yaml", list(failing_keys())))) == 0
+    out = capsys.readouterr().out
+    assert f"{len(failing_keys())} expected failure" in out
+
+
+def test_run_fails_when_an_expected_failure_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    passing = next(k for k in (key(p) for p in plan(corpus(), ["app"], IDS)) if k not in failing_keys())
+    file = expectations(tmp_path / "e.yaml", [*failing_keys(), passing])
+    assert main(run_args(file)) == 1
+    out = capsys.readouterr().out
+    assert f"UNEXPECTED PASS: {passing}" in out and "1 unexpectedly passed" in out
+
+
+def test_a_malformed_expectations_key_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = expectations(tmp_path / "e.yaml", ["Piles 1"])
+    assert main(run_args(file)) == 2
+    err = capsys.readouterr().err
+    assert "e.yaml" in err and "'Piles 1'" in err and len(err.strip().splitlines()) == 1
+
+
+@functools.cache
+def perft_failures() -> tuple[str, ...]:
+    adapter = MutantAdapter(BY_NAME[MUTANT])
+    shallow = [PerftCase(c.name, c.profile, c.position, {d: n for d, n in c.counts.items() if d <= 2}) for c in cases()]
+    return tuple(f"perft/{c.name}[{c.profile}]" for c in shallow if check(adapter, c))
+
+
+def test_perft_divides_down_to_the_shortest_differing_path(capsys: pytest.CaptureFixture[str]) -> None:
+    assert perft_failures()
+    assert main(["perft", "--impl", f"mutants:{MUTANT}", "--max-depth", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "shortest differing path: p11-p3" in out and "missing actions: p11-p12, p12-p11" in out
+    assert "crescent-ref play --profile app --position" in out
+
+
+def test_perft_takes_an_expectations_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = expectations(tmp_path / "e.yaml", list(perft_failures()))
+    assert main(["perft", "--impl", f"mutants:{MUTANT}", "--max-depth", "2", "--expectations", str(file)]) == 0
+    assert "expected failure (known)" in capsys.readouterr().out
+    extra = expectations(tmp_path / "x.yaml", ["perft/deal-AAAAAAB[open]"])
+    assert main(["perft", "--impl", "reference", "--max-depth", "1", "--expectations", str(extra)]) == 1
+    assert "UNEXPECTED PASS: perft/deal-AAAAAAB[open]" in capsys.readouterr().out
+
+
+def test_perft_counts_a_declared_deviation_from_the_reference_under_it() -> None:
+    case = next(c for c in cases() if c.profile == "app")
+    declared = ReferenceAdapter({"app": {"pile_wrap": False}})
+    shallow = PerftCase(case.name, case.profile, case.position, {d: n for d, n in case.counts.items() if d <= 2})
+    assert check(declared, shallow)
+    assert check(declared, shallow, declared.info().reference_profile("app")) == []
+
+
+def test_not_claimed_is_counted_apart_from_skipped() -> None:
+    reference = ReferenceAdapter()
+    info = dataclasses.replace(reference.info(), profiles=("open",), capabilities=frozenset({"game-codes"}))
+    results = [run_scenario(reference, info, sc, p) for sc, p in plan(corpus(), [], ["undo-001", "piles-001"])]
+    tally = counts([result_record(r) for r in results])
+    assert tally["not claimed"] > 0 and tally["skipped"] > 0
+    assert all(r.claimed == (r.profile.split("+")[0] == "open") for r in results if r.verdict == "skipped")
+    assert any("not claimed" in line for line in area_summary(results))
+
+
+def test_help_says_what_a_base_profile_selects(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "a base name (app) takes the base and every variant of it" in out
+    assert "--validate-protocol" in out and "--expectations" in out
+
+
+def test_validate_protocol_checks_every_message_of_a_run(capsys: pytest.CaptureFixture[str]) -> None:
+    adapter = make_adapter(cmd=SERVE, validate=True)
+    assert isinstance(adapter, StdioAdapter) and adapter.validate
+    assert main(["run", "--cmd", SERVE, "--validate-protocol", "--id", "piles-001", "-q"]) == 0
+    assert "0 failed" in capsys.readouterr().out
