@@ -47,6 +47,7 @@ def nav() -> list[tuple[str, str]]:
         ("interpretations.html", "Interpretations"),
         ("reasons.html", "Reasons"),
         ("traceability.html", "Traceability"),
+        ("dependence.html", "Parameters"),
     ]
 
 

@@ -10,7 +10,13 @@ from conformance.docs.common import nav, render_md, rules_file, section_number, 
 from conformance.docs.html import link, page, raw, tag
 from conformance.docs.playing import PLAY_FILE, play_script
 from conformance.docs.rules_pages import applies, rules_page
-from conformance.docs.spec_pages import interpretations_page, profiles_page, reasons_page, traceability_page
+from conformance.docs.spec_pages import (
+    dependence_page,
+    interpretations_page,
+    profiles_page,
+    reasons_page,
+    traceability_page,
+)
 from crescent_ref.profiles import base_names
 
 DEFAULT_OUT = Path("docs/site")
@@ -19,6 +25,7 @@ PAGES = [
     ("interpretations.html", "Interpretations", "where the documents are silent or disagree"),
     ("reasons.html", "Reason codes", "why an action is refused, in English, Indonesian and Chinese"),
     ("traceability.html", "Traceability", "each statement of the documents and the scenarios covering it"),
+    ("dependence.html", "Parameters and scenarios", "which scenarios depend on which rule parameter (by replay)"),
 ]
 
 
@@ -29,6 +36,7 @@ def pages(corpus: list[Scenario]) -> dict[str, str]:
     built["interpretations.html"] = interpretations_page(corpus)
     built["reasons.html"] = reasons_page(corpus)
     built["traceability.html"] = traceability_page(corpus)
+    built["dependence.html"] = dependence_page()
     built["index.html"] = index_page(corpus)
     return built
 

@@ -1,4 +1,5 @@
-"""The pages about the specification itself: profiles compared, interpretations, reasons, traceability."""
+"""The pages about the specification itself: profiles compared, interpretations, reasons, traceability, and
+which scenarios depend on which parameter."""
 
 from __future__ import annotations
 
@@ -189,3 +190,10 @@ def _trace_row(statement: dict[str, Any], scenarios: list[Scenario]) -> str:
 def _profile_marks(scenarios: list[Scenario]) -> str:
     bases = sorted({base_of(p) for sc in scenarios for p in sc.profiles})
     return raw("div", "in " + escape(", ".join(bases)), "muted")
+
+
+def dependence_page() -> str:
+    """spec/dependence.md: for each base profile and parameter, the scenarios a change of it affects."""
+    return page(
+        "Crescent: parameters and the scenarios that depend on them", render_md(spec_text("dependence.md")), nav()
+    )
