@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 from harness import SERVE, corpus, key, run_pairs
 from mutants import BY_NAME, MutantAdapter
@@ -17,6 +19,7 @@ from conformance.cli import main
 from conformance.explore.perft import PerftCase, cases, check
 from conformance.judging.report import area_summary, counts, result_record
 from conformance.judging.runner import run_scenario
+from crescent_ref.spec_files import spec_dir
 
 MUTANT = "no_pile_wrap"
 IDS = ("piles-001", "piles-002", "piles-006", "piles-007")
@@ -121,3 +124,31 @@ def test_validate_protocol_checks_every_message_of_a_run(capsys: pytest.CaptureF
     assert isinstance(adapter, StdioAdapter) and adapter.validate
     assert main(["run", "--cmd", SERVE, "--validate-protocol", "--id", "piles-001", "-q"]) == 0
     assert "0 failed" in capsys.readouterr().out
+
+
+def test_a_run_states_declared_deviations_first_and_reports_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "r.json"
+    args = ["run", "--impl", "declaring:no_pile_limit", "--profile", "app", "--report", str(report)]
+    assert main([*args, "--id", "pile-limit-001", "--id", "piles-001", "--id", "undo-004"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("DECLARED DEVIATIONS: app, except pile_limit=null, undo_limit=5 (2 scenario-profiles")
+    assert "(as declared: app, except pile_limit=null, undo_limit=5)" in out
+    data = json.loads(report.read_text(encoding="utf-8"))
+    schema = json.loads((spec_dir() / "schema" / "report.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(data, schema)
+    assert data["deviations"] == {"app": {"pile_limit": None, "undo_limit": 5}}
+    judged = {f"{r['id']}[{r['profile']}]": r.get("judged_as") for r in data["results"]}
+    assert judged["pile-limit-001[app]"] == judged["undo-004[app]"] == "app, except pile_limit=null, undo_limit=5"
+    assert judged["piles-001[app]"] is None
+
+
+def test_a_verdict_only_run_reports_the_checks_not_made(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "r.json"
+    assert main(["run", "--impl", "verdict_only:factory", "--id", "reasons-001", "--report", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert "not checked: the reason code of a refusal" in out and "(capability reasons not declared)" in out
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert "reasons" in data["unchecked"]
+    assert any("reasons: no capability reasons" in r.get("unchecked", []) for r in data["results"])

@@ -118,3 +118,19 @@ def test_two_sessions_in_one_process_report_only_their_own(kit: pytest.Pytester)
         run(kit, "--crescent-impl", "reference", "-k", chosen, "--crescent-report", f"r{n}.json")
     report = read_json(kit.path / "r1.json")
     assert record_keys(report) == sorted(key(p) for p in pairs() if p[0].id == chosen)
+
+
+def test_the_plugin_states_declared_deviations_and_checks_not_made(kit: pytest.Pytester) -> None:
+    result = run_apart(
+        kit, "--crescent-impl", "declaring:no_pile_limit", "-k", "pile-limit-001", "--crescent-report", "r.json"
+    )
+    out = result.stdout.str()
+    assert "DECLARED DEVIATIONS: app, except pile_limit=null, undo_limit=5" in out
+    report = read_json(kit.path / "r.json")
+    assert report["declared"] == ["app, except pile_limit=null, undo_limit=5"]
+    assert any(r.get("judged_as") for r in report["results"])
+    quiet = run_apart(
+        kit, "--crescent-impl", "verdict_only:factory", "-k", "reasons-001", "--crescent-report", "v.json"
+    )
+    assert "not checked: the reason code of a refusal" in quiet.stdout.str()
+    assert "reasons" in read_json(kit.path / "v.json")["unchecked"]
