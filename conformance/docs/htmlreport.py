@@ -60,6 +60,11 @@ def header(data: dict[str, Any]) -> str:
         ("profiles", ", ".join(data.get("profiles", []))),
         ("totals", ", ".join(f"{n} {v}" for v, n in sorted(data["summary"].items()))),
     ]
+    if data.get("declared"):
+        rows.insert(0, ("declared deviations", "; ".join(data["declared"])))
+    rows += [
+        ("not checked", f"{what} (capability {cap} not declared)") for cap, what in data.get("unchecked", {}).items()
+    ]
     return raw("table", "".join(raw("tr", tag("th", k) + tag("td", v)) for k, v in rows), "header")
 
 

@@ -152,3 +152,9 @@ def test_a_verdict_only_run_reports_the_checks_not_made(tmp_path: Path, capsys: 
     data = json.loads(report.read_text(encoding="utf-8"))
     assert "reasons" in data["unchecked"]
     assert any("reasons: no capability reasons" in r.get("unchecked", []) for r in data["results"])
+
+
+def test_an_adapter_that_cannot_be_loaded_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--impl", "no_such_module:factory", "--id", "piles-001"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "'no_such_module:factory'" in err and "cannot load the adapter" in err and "\n" not in err
