@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from crescent_ref.profiles import Profile, get_profile
+from crescent_ref.errors import NotationError
+from crescent_ref.profiles import Profile, base_names, get_profile
 
 # What an implementation can do beyond the core (actions, requests, state fields it reports) ...
 OFFERS = ("undo", "tap", "drop", "game-codes", "legal-moves", "selection", "messages")
@@ -38,6 +39,13 @@ class Info:
     capabilities: frozenset[str] = frozenset()
     languages: tuple[str, ...] = ()
     deviations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        """NotationError for a deviation of an unknown base profile, parameter, or a value outside its type."""
+        for base, changes in self.deviations.items():
+            if base not in base_names():
+                raise NotationError("base profile of a deviation", base, f"known: {', '.join(base_names())}")
+            get_profile(base).changed(changes)
 
     def observes(self, capability: str) -> bool:
         """Whether the part of the reply named by an observation capability is reported (and so compared)."""

@@ -15,6 +15,7 @@ from conformance.adapters.reference import ReferenceAdapter
 from conformance.judging.declared import dependents, replayed
 from conformance.judging.report import declared_lines, report_header, result_record
 from conformance.judging.runner import run_scenario
+from crescent_ref.errors import NotationError
 
 NO_LIMIT = {"app": {"pile_limit": None}}
 
@@ -136,3 +137,12 @@ def test_version_1_implies_every_observation_and_version_2_takes_what_it_declare
     assert new.observes("reasons") and not new.observes("waiting") and not new.observes("undo-count")
     with pytest.raises(AdapterError, match="protocol version 3"):
         info_from_handshake(hello(3))
+
+
+@pytest.mark.parametrize(
+    ("deviations", "named"),
+    [({"apps": {}}, "'apps'"), ({"app+four": {}}, r"'app\+four'"), ({"app": {"pile_limt": 1}}, "'pile_limt'")],
+)
+def test_an_in_process_adapter_declaring_a_bad_deviation_is_refused_at_once(deviations: object, named: str) -> None:
+    with pytest.raises(NotationError, match=named):
+        ReferenceAdapter(deviations).info()  # type: ignore[arg-type]
