@@ -47,7 +47,6 @@ def nav() -> list[tuple[str, str]]:
         ("interpretations.html", "Interpretations"),
         ("reasons.html", "Reasons"),
         ("traceability.html", "Traceability"),
-        ("dependence.html", "Parameters"),
     ]
 
 

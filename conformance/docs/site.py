@@ -11,7 +11,6 @@ from conformance.docs.html import link, page, raw, tag
 from conformance.docs.playing import PLAY_FILE, play_script
 from conformance.docs.rules_pages import applies, rules_page
 from conformance.docs.spec_pages import (
-    dependence_page,
     interpretations_page,
     profiles_page,
     reasons_page,
@@ -25,7 +24,6 @@ PAGES = [
     ("interpretations.html", "Interpretations", "where the documents are silent or disagree"),
     ("reasons.html", "Reason codes", "why an action is refused, in English, Indonesian and Chinese"),
     ("traceability.html", "Traceability", "each statement of the documents and the scenarios covering it"),
-    ("dependence.html", "Parameters and scenarios", "which scenarios depend on which rule parameter (by replay)"),
 ]
 
 
@@ -36,7 +34,6 @@ def pages(corpus: list[Scenario]) -> dict[str, str]:
     built["interpretations.html"] = interpretations_page(corpus)
     built["reasons.html"] = reasons_page(corpus)
     built["traceability.html"] = traceability_page(corpus)
-    built["dependence.html"] = dependence_page()
     built["index.html"] = index_page(corpus)
     return built
 

@@ -1,5 +1,4 @@
-"""The pages about the specification itself: profiles compared, interpretations, reasons, traceability, and
-which scenarios depend on which parameter."""
+"""The pages about the specification itself: profiles compared, interpretations, reasons, traceability."""
 
 from __future__ import annotations
 
@@ -191,9 +190,3 @@ def _profile_marks(scenarios: list[Scenario]) -> str:
     bases = sorted({base_of(p) for sc in scenarios for p in sc.profiles})
     return raw("div", "in " + escape(", ".join(bases)), "muted")
 
-
-def dependence_page() -> str:
-    """spec/dependence.md: for each base profile and parameter, the scenarios a change of it affects."""
-    return page(
-        "Crescent: parameters and the scenarios that depend on them", render_md(spec_text("dependence.md")), nav()
-    )

@@ -4,14 +4,15 @@ An implementation may declare deviations from a base profile (``{"app": {"pile_l
 A scenario *depends* on a deviation when the reference engine, playing its steps under the
 deviated profile, no longer passes it as written. Such a scenario is judged against the reference
 playing the same steps under the deviated profile, on the same checked fields; every other scenario
-is judged as written. Nothing is hand-tagged: the dependency is found by replay.
+is judged as written. Nothing is hand-tagged: the dependency is found by replay (the same idea as
+``conformance.coverage.dependents``, whose map for every parameter is on spec/traceability.md).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from conformance.adapter import Info, Reply
@@ -32,23 +33,6 @@ def depends(scenario: Scenario, profile: str, changes: Mapping[str, Any]) -> boo
         return False
     reference = ReferenceAdapter({profile.split("+")[0]: changes})
     return run_scenario(reference, _plain_info(), scenario, profile).verdict != "passed"
-
-
-def dependents(
-    profile_name: str, parameter: str, value: Any, scenarios: Iterable[Scenario] | None = None
-) -> frozenset[str]:
-    """Keys ``id[profile]`` of the scenarios (default: the shipped corpus) whose verdict changes when the
-    reference plays ``profile_name`` with ``parameter`` set to ``value``."""
-    if scenarios is None:
-        from conformance.corpus.load import load_corpus
-
-        scenarios = load_corpus()
-    changes = {parameter: value}
-    return frozenset(
-        f"{sc.id}[{profile_name}]"
-        for sc in scenarios
-        if profile_name in sc.profiles and depends(sc, profile_name, changes)
-    )
 
 
 def as_declared(scenario: Scenario, profile: str, info: Info) -> tuple[Scenario, str]:

@@ -12,7 +12,8 @@ from test_mutants import names_rule
 from conformance.adapter import AdapterError
 from conformance.adapters.handshake import info_from_handshake, parse_deviations
 from conformance.adapters.reference import ReferenceAdapter
-from conformance.judging.declared import dependents, replayed
+from conformance.coverage import dependents
+from conformance.judging.declared import replayed
 from conformance.judging.report import declared_lines, report_header, result_record
 from conformance.judging.runner import run_scenario
 from crescent_ref.errors import NotationError

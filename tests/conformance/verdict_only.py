@@ -46,6 +46,10 @@ class VerdictOnly:
         """The inner engine's legal moves."""
         return self.inner.legal_moves()
 
+    def message(self, reason: str, lang: str) -> str:
+        """The inner engine's message for a reason."""
+        return self.inner.message(reason, lang)
+
     def close(self) -> None:
         """Close the inner adapter."""
         self.inner.close()

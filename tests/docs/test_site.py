@@ -43,8 +43,7 @@ def section_of(html: str, scenario_id: str) -> str:
 def test_every_page_is_written(site: Path) -> None:
     names = {p.name for p in site.iterdir()}
     assert {rules_file(b) for b in base_names()} <= names
-    spec_pages = {"profiles.html", "interpretations.html", "reasons.html", "traceability.html", "dependence.html"}
-    assert {"index.html", *spec_pages} <= names
+    assert {"index.html", "profiles.html", "interpretations.html", "reasons.html", "traceability.html"} <= names
 
 
 def test_every_scenario_is_on_the_page_of_each_of_its_base_profiles_and_only_there(
@@ -188,4 +187,4 @@ def test_the_docs_command_writes_the_site(tmp_path: Path, capsys: pytest.Capture
     out = tmp_path / "site"
     assert main(["docs", "--out", str(out)]) == 0
     assert (out / "index.html").is_file() and str(out) in capsys.readouterr().out
-    assert len(list(out.glob("*.html"))) == 6 + len(base_names())
+    assert len(list(out.glob("*.html"))) == 5 + len(base_names())
