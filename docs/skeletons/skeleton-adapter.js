@@ -85,7 +85,7 @@ function readPosition(text) {
 }
 
 const HELLO = {
-  version: 1,
+  version: 2, // protocol version 2: declare only the parts of a reply your game observes (spec/protocol.md)
   implementation: {
     name: 'my-crescent', // your game's name and version
     version: '0.0.1',

@@ -86,7 +86,7 @@ def read_position(text: str) -> dict[str, Any]:
 
 
 HELLO = {
-    "version": 1,
+    "version": 2,  # protocol version 2: declare only the parts of a reply your game observes (spec/protocol.md)
     "implementation": {
         "name": "my-crescent",  # your game's name and version
         "version": "0.0.1",
