@@ -35,10 +35,7 @@ def make_adapter(
 
         return ReferenceAdapter()
     module_name, _, attr = (impl or "").partition(":")
-    try:
-        factory: Any = getattr(importlib.import_module(module_name), attr or "factory")
-    except (ImportError, AttributeError, ValueError) as err:
-        raise NotationError("implementation", str(impl), f"cannot load the adapter: {err}") from None
+    factory: Any = getattr(importlib.import_module(module_name), attr or "factory")
     adapter: Adapter = factory()
     return adapter
 
