@@ -57,7 +57,7 @@ HANDSHAKE_FAULTS = {
     "hs-non-utf8": "not UTF-8",
     "hs-endless": "a reply line of more than",
     "hs-pipe-held": "exited (crash)",
-    "hs-version": "protocol version 2, expected 1",
+    "hs-version": "protocol version 3; the runner speaks 1, 2",
     "hs-no-implementation": "breaks the protocol schema",
 }
 

@@ -149,7 +149,7 @@ HANDSHAKE = {
     "hs-" + name: MODES[name]
     for name in ("crash", "exit-0", "hang", "garbage", "not-object", "nan", "non-utf8", "endless", "pipe-held")
 }
-HANDSHAKE["hs-version"] = _bent(lambda q, r: {**r, "version": 2})
+HANDSHAKE["hs-version"] = _bent(lambda q, r: {**r, "version": 3})
 HANDSHAKE["hs-no-implementation"] = _bent(lambda q, r: {"version": 1})
 MODES.update(HANDSHAKE)
 
