@@ -18,13 +18,12 @@ from typing import Any
 from conformance.docs.html import page, raw, tag
 from conformance.docs.htmlreport import BAD, MARKS, default_replay, failure_block
 
-# Report header fields other engineers may add (observation capabilities, deviations, unmade checks).
+# Report header fields on what the implementation declared (spec/schema/report.schema.json): its
+# capabilities, its declared deviations, and the observations it lacks (capability -> what is not compared).
 EXTRA_FIELDS = (
     ("capabilities", "capabilities"),
-    ("observation_capabilities", "observes"),
-    ("observations", "observes"),
     ("deviations", "deviations"),
-    ("not_checked", "not checked"),
+    ("unchecked", "not checked"),
 )
 SCRIPT = """
 document.querySelectorAll('tbody.area').forEach(function (group) {
@@ -158,7 +157,9 @@ def deviations_text(value: Any) -> str:
 
 
 def plain(value: Any) -> str:
-    """A header value as short text: lists joined, other values as JSON."""
+    """A header value as short text: lists joined, mappings as ``key (value)``, other values as JSON."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} ({v})" for k, v in value.items())
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)

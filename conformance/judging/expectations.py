@@ -82,10 +82,6 @@ def load_expectations(path: str | Path | None) -> Expectations:
     if not isinstance(deviations, dict):
         why = "expected a mapping 'deviations: {id: why}'"
         raise ScenarioError(doc.file, doc.line(("deviations",)), "deviations", why)
-    for key in deviations:
-        if not KEY.match(str(key)):
-            why = f"expected a scenario id or perft/<name>, optionally [profile]: {key!r}"
-            raise ScenarioError(doc.file, doc.line(("deviations", key)), f"deviations/{key}", why)
     lines = {str(k): doc.line(("deviations", k)) for k in deviations}
     return Expectations({str(k): str(v or "") for k, v in deviations.items()}, doc.file, lines)
 

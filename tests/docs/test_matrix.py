@@ -150,9 +150,10 @@ def test_crescent_js_has_a_column(loaded: list[dict[str, Any]]) -> None:
 
 def test_capabilities_and_deviations_show_when_the_header_has_them(loaded: list[dict[str, Any]]) -> None:
     extra = {**loaded[0], "deviations": {"app": {"pile_limit": None, "undo_limit": 5}},
-             "implementation": {**loaded[0]["implementation"], "capabilities": ["reasons", "undo"]}}  # fmt: skip
+             "capabilities": ["reasons", "undo"], "unchecked": {"waiting": "waiting is read as playing"}}  # fmt: skip
     html = render_matrix([extra, loaded[-1]])
     assert "deviations: app, except pile_limit=null, undo_limit=5" in html and "capabilities: reasons, undo" in html
+    assert "not checked: waiting (waiting is read as playing)" in html
     assert "deviations:" not in render_matrix(loaded)
     assert deviations_text(["odd"]) == "odd"
     first = {**loaded[0]["results"][0], "unchecked": ["reason (no capability)"]}
