@@ -61,6 +61,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.report:
         check_writable(args.report, "--report")
     expectations = load_expectations(args.expectations)
+    unknown = expectations.unknown(load_corpus(args.scenarios))
+    if unknown:
+        raise unknown[0]
     pairs = _selection(args)
     if pairs is None:
         return BAD_INPUT
