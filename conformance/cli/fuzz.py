@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from conformance.adapter import Adapter
 from conformance.adapters.session import make_adapter
 from conformance.cli.common import Command, adapter_options
+from conformance.judging.expectations import fuzz_rules, load_expectations
 
 EPILOG = """\
 Games start from generated corner positions (full piles, finished foundations, long undo
@@ -19,7 +21,8 @@ distinct difference is shrunk (fewest steps, then a simpler position), diagnosed
   status:NAME    a status difference where either side says NAME (e.g. status:waiting)
   field:NAME     a state field left out of the comparison (e.g. field:undo, field:moves)
   action:KIND    an action kind never played (undo, tap, drop, reshuffle)
-A game ends at an ignored difference without a finding.
+A game ends at an ignored difference without a finding. --expectations FILE adds the file's
+keys of the form fuzz/KIND:VALUE (the same file run and perft read) to the --ignore rules.
 
 Exit codes: 0 no difference, 1 differences found, 2 bad arguments.
 """
@@ -41,6 +44,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shrink-seconds", type=float, default=10.0, help="time cap for shrinking one finding")
     p.add_argument("--no-shrink", action="store_true", help="report findings as found, unshrunk")
     p.add_argument("--ignore", action="append", default=[], metavar="KIND:VALUE", help="a difference to look past")
+    p.add_argument("--expectations", type=Path, help="expectations file; its fuzz/KIND:VALUE keys are --ignore rules")
     p.add_argument("--corner", action="append", default=[], help="only these position generators (names)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
 
@@ -50,28 +54,28 @@ def _fuzz(args: argparse.Namespace) -> int:
     from conformance.explore.fuzz import CORNERS, FuzzConfig, Ignore, fuzz
     from crescent_ref.errors import NotationError
 
-    try:
-        ignore = Ignore.parse(args.ignore)
-    except NotationError as err:
-        print(f"fuzz: {err}")
-        return 2
+    ignore = Ignore.parse(args.ignore + fuzz_rules(load_expectations(args.expectations)))
     unknown = sorted(set(args.corner) - {c.name for c in CORNERS})
     if unknown:
         known = ", ".join(dict.fromkeys(c.name for c in CORNERS))
-        print(f"fuzz: unknown corner(s) {', '.join(unknown)}; known: {known}")
-        return 2
+        raise NotationError("corner", ", ".join(unknown), f"known: {known}")
     config = FuzzConfig(
         profile=args.profile, games=args.games, seconds=args.seconds, steps=args.steps, seed=args.seed, out=args.out,
         shrink=not args.no_shrink, shrink_seconds=args.shrink_seconds, max_findings=args.max_findings,
         ignore=ignore, corners=tuple(args.corner), quiet=args.quiet,
     )
     print(f"fuzz {args.profile}: seed {args.seed} (replay with --seed {args.seed})", flush=True)
-    report = fuzz(lambda: make_adapter(args.impl, args.cmd, args.timeout), config)
+    report = fuzz(lambda: _adapter(args), config)
     print(f"{report.games} games, {report.actions} actions in {report.seconds:.1f}s "
           f"({report.rate:,.0f} actions/s), {len(report.findings)} finding(s), {report.folded} duplicate(s) folded")
     for number, finding in enumerate(report.findings, 1):
         print(f"DIFFERENCE {number}: {finding}")
     return 1 if report.findings else 0
+
+
+def _adapter(args: argparse.Namespace) -> Adapter:
+    """A new adapter as the options say (fuzz restarts one after an engine fault)."""
+    return make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
 
 
 COMMAND = Command(

@@ -8,13 +8,13 @@ Format (YAML)::
       undo-007[app]: undo limit is 50             # this profile only
 
 A listed scenario is an expected failure; if it passes, the run says so and fails (strict).
-``crescent-conformance run``, ``perft`` (keys ``perft/<case name>[profile]``) and the pytest plugin read it.
+``crescent-conformance run``, ``perft`` (keys ``perft/<case name>[profile]``), ``fuzz`` (keys ``fuzz/KIND:VALUE``,
+its ``--ignore`` rules) and the pytest plugin read it.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,9 +25,6 @@ from conformance.corpus.yamlines import load
 from conformance.files import write_atomic
 from conformance.judging.runner import Result
 from crescent_ref.errors import ScenarioError
-
-# A scenario id or a perft case (``perft/<name>``), optionally ``[profile]`` (spec/schema/expectations.schema.json).
-KEY = re.compile(r"^(perft/[A-Za-z0-9-]+|[a-z][a-z0-9-]*-[0-9]{3})(\[[a-z0-9+-]+\])?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +58,8 @@ class Expectations:
 
 
 def _unknown(key: str, profiles: dict[str, tuple[str, ...]]) -> str:
+    if key.startswith(("perft/", "fuzz/")):  # checked by perft and fuzz themselves
+        return ""
     scenario_id, bracket, profile = key.partition("[")
     if scenario_id not in profiles:
         return f"no scenario has the id {scenario_id!r}"
@@ -108,3 +107,8 @@ def json_str(text: str) -> str:
     import json
 
     return json.dumps(text, ensure_ascii=False)
+
+
+def fuzz_rules(expectations: Expectations) -> list[str]:
+    """The ``fuzz/KIND:VALUE`` keys of an expectations file, as fuzz ``--ignore`` rules."""
+    return [key.removeprefix("fuzz/") for key in expectations.deviations if key.startswith("fuzz/")]

@@ -50,8 +50,24 @@ def test_the_cli_prints_the_seed_and_each_finding(tmp_path: Path, capsys: pytest
 
 def test_the_cli_refuses_a_bad_ignore_rule_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fuzz", "--ignore", "nonsense"]) == 2
-    out = capsys.readouterr().out.strip().splitlines()
-    assert len(out) == 1 and "nonsense" in out[0]
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "nonsense" in err[0]
+
+
+def test_the_cli_refuses_an_unknown_corner_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fuzz", "--corner", "no-such-corner"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no-such-corner" in err[0]
+
+
+def test_an_expectations_file_gives_fuzz_its_ignore_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance.judging.expectations import fuzz_rules, load_expectations
+
+    file = tmp_path / "known.yaml"
+    file.write_text("deviations:\n  fuzz/reason:pile-full: no pile limit\n  fuzz/bogus: x\n  piles-001: y\n")
+    assert fuzz_rules(load_expectations(file)) == ["reason:pile-full", "bogus"]
+    assert main(["fuzz", "--games", "1", "--expectations", str(file)]) == 2
+    assert "bogus" in capsys.readouterr().err
 
 
 @pytest.fixture

@@ -13,27 +13,10 @@ from typing import Any
 
 from conformance.adapter import Info
 from crescent_ref.errors import NotationError
-from crescent_ref.profiles import Profile, get_profile
 
 # The state fields every implementation reports (spec/interpreting.md); optional ones follow.
 BASE_FIELDS = ("piles", "hidden", "foundations", "held", "reshuffles", "moves", "status", "foundation_cards")
 IGNORE_KINDS = ("reason", "status", "field", "action")
-
-
-def observes(info: Info, capability: str) -> bool:
-    """``Info.observes`` where the adapter protocol has it; else read from the capabilities."""
-    method = getattr(info, "observes", None)
-    if method is not None:
-        return bool(method(capability))
-    if capability in ("reasons", "waiting", "effect", "card-moves"):
-        return True
-    return {"undo-count": "undo", "selection": "selection"}.get(capability, capability) in info.capabilities
-
-
-def reference_profile(info: Info, profile: str) -> Profile:
-    """The reference's profile with the implementation's declared deviations applied."""
-    method = getattr(info, "reference_profile", None)
-    return method(profile) if method is not None else get_profile(profile)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +56,10 @@ class Observed:
     @classmethod
     def of(cls, info: Info, ignore: Ignore = Ignore()) -> Observed:
         """What ``info`` lets fuzz compare, less what ``ignore`` names."""
-        extra = [f for f, cap in (("undo", "undo-count"), ("selected", "selection")) if observes(info, cap)]
+        extra = [f for f, cap in (("undo", "undo-count"), ("selected", "selection")) if info.observes(cap)]
         fields = tuple(f for f in (*BASE_FIELDS, *extra) if f not in ignore.fields)
-        return cls(fields, observes(info, "reasons"), observes(info, "waiting"),
-                   "legal-moves" in info.capabilities, ignore, observes(info, "effect"), observes(info, "card-moves"))
+        return cls(fields, info.observes("reasons"), info.observes("waiting"),
+                   "legal-moves" in info.capabilities, ignore, info.observes("effect"), info.observes("card-moves"))
 
     def status(self, status: Any) -> Any:
         """The status as this implementation can report it (``waiting`` is ``playing`` without it)."""

@@ -21,7 +21,7 @@ from conformance.explore.fuzz.corners import Corner, Start, corners_for, make_st
 from conformance.explore.fuzz.diagnose import Diagnosis, diagnose
 from conformance.explore.fuzz.duel import Chooser, Duel, fixed, new_game
 from conformance.explore.fuzz.findings import Finding, scenario, write
-from conformance.explore.fuzz.observe import Ignore, Observed, reference_profile
+from conformance.explore.fuzz.observe import Ignore, Observed
 from conformance.explore.fuzz.policy import Policy, optional_actions
 from conformance.explore.fuzz.shrink import Case, Shrinker
 from crescent_ref.game import Game
@@ -76,7 +76,7 @@ class Run:
     def __init__(self, impl: Adapter, info: Info, config: FuzzConfig) -> None:
         self.config, self.info = config, info
         self.seen = Observed.of(info, config.ignore)
-        self.reference = reference_profile(info, config.profile)
+        self.reference = info.reference_profile(config.profile)
         self.duel = Duel(impl, config.profile, self.reference, self.seen)
         self.kinds = optional_actions(info.capabilities, config.ignore.actions)
         self.corners = [c for c in corners_for(self.reference, info.capabilities)
