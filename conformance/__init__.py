@@ -1,3 +1,3 @@
 """The Crescent conformance runner: scenarios, adapters, the pytest plugin and reports."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

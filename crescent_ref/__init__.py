@@ -20,7 +20,7 @@ from crescent_ref.game import Game, Outcome, Status
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile, get_profile
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Action",

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import crescent_ref
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.adapters.stdio import StdioAdapter
 from conformance.cli import main
@@ -83,7 +84,7 @@ def test_pytest_fails_the_profile_with_the_findings_and_stores_them(kit: pytest.
                            f"--crescent-fuzz-out={kit.path / 'out'}")
     result.assert_outcomes(failed=1)
     assert "DIFFERENCE 1: legal moves" in result.stdout.str() and "(seed 0)" in result.stdout.str()
-    cases = past_cases(open_database(kit.path / "db"), "mutant-no_pile_wrap 0.1.0", "app")
+    cases = past_cases(open_database(kit.path / "db"), f"mutant-no_pile_wrap {crescent_ref.__version__}", "app")
     assert len(cases) == 1 and cases[0].actions == ()
 
 
