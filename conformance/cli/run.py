@@ -36,6 +36,7 @@ from conformance.judging.report import (
 )
 from conformance.judging.runner import Result, run_scenario
 from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK
+from crescent_ref.progress import progress
 
 UNKNOWN = Info("?", "?", "?", ())
 
@@ -73,7 +74,7 @@ def _run(args: argparse.Namespace) -> int:
         print("nothing selected (--allow-empty)")
         return OK
     adapter = _adapter(args)
-    info, results, interrupted = _play_all(adapter, pairs)
+    info, results, interrupted = _play_all(adapter, pairs, args.quiet)
     results = expectations.applied(results)
     complete = not (args.profile or args.id or interrupted)
     header = {**report_header(info, sorted({p for _, p in pairs}), complete), "planned": len(pairs)}
@@ -101,8 +102,11 @@ def _adapter(args: argparse.Namespace) -> Adapter:
         raise SelectionError(f"--impl {args.impl!r}: cannot load the adapter: {err}") from None
 
 
-def _play_all(adapter: Adapter, pairs: list[tuple[Scenario, str]]) -> tuple[Info, list[Result], bool]:
-    """Every pair's result; a failed handshake errors them all; Ctrl-C stops (the third value: interrupted)."""
+def _play_all(
+    adapter: Adapter, pairs: list[tuple[Scenario, str]], quiet: bool = False
+) -> tuple[Info, list[Result], bool]:
+    """Every pair's result (a progress bar on a terminal); a failed handshake errors them all; Ctrl-C stops
+    (the third value: interrupted)."""
     results: list[Result] = []
     info, fault = UNKNOWN, ""
     try:
@@ -110,7 +114,7 @@ def _play_all(adapter: Adapter, pairs: list[tuple[Scenario, str]]) -> tuple[Info
             info = adapter.info()
         except Exception as err:  # an adapter fault: AdapterError, or an in-process adapter's exception
             fault = str(err) if isinstance(err, AdapterError) else f"handshake failed: {type(err).__name__}: {err}"
-        for scenario, profile in pairs:
+        for scenario, profile in progress(pairs, "scenario runs", total=len(pairs), unit="run", quiet=quiet):
             results.append(
                 Result(scenario, profile, "errored", fault) if fault else run_scenario(adapter, info, scenario, profile)
             )

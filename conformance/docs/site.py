@@ -17,6 +17,7 @@ from conformance.docs.spec_pages import (
     traceability_page,
 )
 from crescent_ref.profiles import base_names
+from crescent_ref.progress import progress
 
 DEFAULT_OUT = Path("docs/site")
 PAGES = [
@@ -29,7 +30,8 @@ PAGES = [
 
 def pages(corpus: list[Scenario]) -> dict[str, str]:
     """File name -> HTML of every page."""
-    built = {rules_file(base): rules_page(base, corpus) for base in base_names()}
+    bases = progress(base_names(), "rules pages", total=len(base_names()), unit="page")
+    built = {rules_file(base): rules_page(base, corpus) for base in bases}
     built["profiles.html"] = profiles_page()
     built["interpretations.html"] = interpretations_page(corpus)
     built["reasons.html"] = reasons_page(corpus)
