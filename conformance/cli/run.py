@@ -38,7 +38,7 @@ from conformance.judging.runner import Result, run_scenario
 from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK
 from crescent_ref.progress import progress
 
-UNKNOWN = Info("?", "?", "?", ())
+UNKNOWN = Info("(no handshake)", "", "?", ())
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -128,6 +128,10 @@ def _play_all(
 
 def _summary(args: argparse.Namespace, info: Info, header: dict[str, Any], results: list[Result], began: float) -> None:
     records = [result_record(r) for r in results]
+    if info is UNKNOWN and results:  # no handshake: one fault, not one block per run
+        print(f"HANDSHAKE FAILED, so every run is errored: {results[0].detail}", file=sys.stderr)
+        print(_count_line(info, records, time.perf_counter() - began))
+        return
     if not args.quiet:
         for r, record in zip(results, records, strict=True):
             if outcome(record) in ("failed", "errored"):
@@ -142,7 +146,8 @@ def _count_line(info: Info, records: list[dict[str, Any]], seconds: float) -> st
     """``name version: N passed, N failed, ... in Xs``, with the declared deviations if any."""
     shown = {o: n for o, n in counts(records).items() if n or o in ("passed", "failed", "skipped", "errored")}
     declared = "; ".join(info.deviation_lines())
-    line = f"{info.name} {info.version}: " + ", ".join(f"{n} {o}" for o, n in shown.items()) + f" in {seconds:.2f}s"
+    tally = ", ".join(f"{n} {o}" for o, n in shown.items())
+    line = f"{info.name} {info.version}".strip() + f": {tally} in {seconds:.2f}s"
     return line + (f" (as declared: {declared})" if declared else "")
 
 
