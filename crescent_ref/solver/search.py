@@ -29,6 +29,7 @@ from crescent_ref.game import Game, status_of
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
 from crescent_ref.solver.canon import key
+from crescent_ref.solver.dead import dead
 from crescent_ref.solver.safe import safe_move
 
 Verdict = Literal["winnable", "not winnable", "unknown"]
@@ -175,7 +176,7 @@ class Search:
             status, _ = self.judge(child)
             if status == "won":
                 return child_key
-            if status != "lost":
+            if status != "lost" and not (self.prune and dead(self.profile, child)):
                 self.push(child_key, child)
         return None
 

@@ -1,0 +1,87 @@
+"""Dead positions: a proof, read off the position, that it can never be won.
+
+The search drops a dead position as it drops a lost one, so the proof must be exact: a position
+called dead here has no winning line. The test looks for one *locked* card that can never be placed.
+
+**Trapped cards.** With ``R`` reshuffles left, a card with at least ``R`` cards below it in its pile
+never reaches the top by a reshuffle (each reshuffle takes one card from below it; the card itself
+rises only from the bottom, which takes ``R + 1``). Cards are added only on top. So such a card
+``t`` lying below a card ``X`` stays below ``X`` until ``X`` leaves the pile: ``t`` is *trapped*
+under ``X``.
+
+**Locked.** ``X`` is locked when every copy of each of its pile neighbours (the cards that could
+take it on a pile) that is not on a foundation or held is trapped under ``X`` or is itself a
+locked card above ``X`` in the same pile. Cards on a foundation or held never return to a pile
+(no give-backs); a trapped card cannot become the top of another pile before ``X`` leaves; a
+locked card above ``X`` leaves only for a foundation or the hold, so it never tops another pile
+either (and ``X`` cannot go onto a card above itself). So ``X`` never goes onto another pile: it
+leaves its pile only to a foundation or to the hold, and a won game needs it to leave. The pile is
+walked from the top down, so the locked cards above are known when ``X`` is judged.
+
+**Never placed.** To go onto the Ace foundation (or into the hold, or on top of a held card) that
+foundation must first hold every rank below ``X``'s; to go onto the King foundation, every rank
+above. Each rank the foundation still lacks must come from a card that is not there yet: a pile
+card, a held card, or (where cards move between foundations and the two foundations of the suit
+can still meet: the King foundation above the Ace foundation) a card on the other foundation.
+If for each of the two foundations some rank it lacks has no such card except copies trapped under
+``X``, ``X`` can never be placed before it leaves, and it can leave no other way: the position is
+dead. A card whose rank the foundation has already passed (or never takes: an Ace on the Ace
+foundation) closes that route too.
+
+Profiles with give-backs are never judged dead here (a foundation card may return to a pile).
+The rule is checked against an exhaustive brute force on small positions (tests/solver/).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from crescent_ref.cards import ACE, KING
+from crescent_ref.movegen import tables
+from crescent_ref.position import Position
+from crescent_ref.profiles import Profile
+
+
+def dead(profile: Profile, pos: Position) -> bool:
+    """The position can be proved never won by a locked card that can never be placed."""
+    if profile.give_backs:
+        return False
+    loose = Counter(card for pile in pos.piles for card in pile)
+    near = tables(profile).near
+    deep = pos.reshuffles + 1
+    return any(len(pile) > deep and _pile_dead(profile, pos, pile, loose, near) for pile in pos.piles)
+
+
+def _pile_dead(profile: Profile, pos: Position, pile: tuple[int, ...], loose: Counter[int],
+               near: tuple[tuple[int, ...], ...]) -> bool:
+    """Some card of ``pile`` above its trapped part is locked and can never be placed (walked from
+    the top, so that a locked card above counts as no target for the cards below it)."""
+    trapped = Counter(pile[pos.reshuffles:])
+    locked_above: Counter[int] = Counter()
+    for i in range(len(pile) - 1, pos.reshuffles, -1):
+        card = pile[i]
+        trapped[card] -= 1
+        if all(loose[n] == trapped[n] + locked_above[n] for n in near[card]):
+            if _never_placed(profile, pos, card, loose, trapped):
+                return True
+            locked_above[card] += 1
+    return False
+
+
+def _never_placed(profile: Profile, pos: Position, card: int, loose: Counter[int], trapped: Counter[int]) -> bool:
+    """Neither foundation of ``card``'s suit can take it while ``trapped`` stays in its pile."""
+    suit, rank = divmod(card, 13)
+    rank += 1
+    up, down = pos.up[suit], pos.down[suit]
+    lacking = [r for r in range(ACE + 1, KING) if _unavailable(pos, suit, r, loose, trapped)]
+    up_closed = rank == ACE or rank <= up or any(up < r < rank for r in lacking)
+    down_closed = rank == KING or rank >= down or any(rank < r < down for r in lacking)
+    may_meet = profile.between_foundations and down > up and not any(up < r < down for r in lacking)
+    return up_closed and down_closed and not may_meet
+
+
+def _unavailable(pos: Position, suit: int, rank: int, loose: Counter[int], trapped: Counter[int]) -> bool:
+    """No copy of the rank can reach a foundation while ``trapped`` stays put: every pile copy is
+    trapped and none is held."""
+    card = suit * 13 + rank - 1
+    return loose[card] == trapped[card] and pos.held[suit] != rank
