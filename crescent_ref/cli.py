@@ -234,8 +234,9 @@ def configure_solve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", default="app", help="rule profile (default: app)")
     parser.add_argument("--nodes", type=int, default=2_000_000, help="most positions to generate")
     parser.add_argument("--seconds", type=float, default=60.0, help="most CPU seconds to search")
-    parser.add_argument("--order", choices=("promise", "depth-first"), default="promise",
-                        help="search order (the answer does not depend on it)")
+    parser.add_argument("--order", choices=("portfolio", "depth-first"), default="portfolio",
+                        help="portfolio: restarts with several search orders; depth-first: one search "
+                             "(the answer does not depend on it)")
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -259,7 +260,8 @@ def solve_report(args: argparse.Namespace, answer: Any) -> list[str]:
     lines = [f"answer: {answer.verdict}" + (f" (budget spent: {answer.limit})" if answer.limit else "")]
     if answer.thoughtful:
         lines.append("thoughtful: the deal is closed, and it was solved with every card known")
-    lines.append(f"nodes: {answer.nodes}  stored: {answer.stored}  cpu seconds: {answer.seconds:.2f}")
+    lines.append(f"nodes: {answer.nodes}  stored: {answer.stored}  searches: {answer.searches}  "
+                 f"cpu seconds: {answer.seconds:.2f}")
     if answer.verdict == "winnable":
         start = f"--position {shlex.quote(args.game)}" if ":" in args.game else f"--code {args.game}"
         lines.append(f"line ({len(answer.line)} actions): {answer.line_text()}")

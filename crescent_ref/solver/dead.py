@@ -34,8 +34,6 @@ The rule is checked against an exhaustive brute force on small positions (tests/
 
 from __future__ import annotations
 
-from collections import Counter
-
 from crescent_ref.cards import ACE, KING
 from crescent_ref.movegen import tables
 from crescent_ref.position import Position
@@ -46,18 +44,23 @@ def dead(profile: Profile, pos: Position) -> bool:
     """The position can be proved never won by a locked card that can never be placed."""
     if profile.give_backs:
         return False
-    loose = Counter(card for pile in pos.piles for card in pile)
+    loose = [0] * 53
+    for pile in pos.piles:
+        for card in pile:
+            loose[card] += 1
     near = tables(profile).near
     deep = pos.reshuffles + 1
     return any(len(pile) > deep and _pile_dead(profile, pos, pile, loose, near) for pile in pos.piles)
 
 
-def _pile_dead(profile: Profile, pos: Position, pile: tuple[int, ...], loose: Counter[int],
+def _pile_dead(profile: Profile, pos: Position, pile: tuple[int, ...], loose: list[int],
                near: tuple[tuple[int, ...], ...]) -> bool:
     """Some card of ``pile`` above its trapped part is locked and can never be placed (walked from
     the top, so that a locked card above counts as no target for the cards below it)."""
-    trapped = Counter(pile[pos.reshuffles:])
-    locked_above: Counter[int] = Counter()
+    trapped = [0] * 53
+    for card in pile[pos.reshuffles:]:
+        trapped[card] += 1
+    locked_above = [0] * 53
     for i in range(len(pile) - 1, pos.reshuffles, -1):
         card = pile[i]
         trapped[card] -= 1
@@ -68,20 +71,14 @@ def _pile_dead(profile: Profile, pos: Position, pile: tuple[int, ...], loose: Co
     return False
 
 
-def _never_placed(profile: Profile, pos: Position, card: int, loose: Counter[int], trapped: Counter[int]) -> bool:
+def _never_placed(profile: Profile, pos: Position, card: int, loose: list[int], trapped: list[int]) -> bool:
     """Neither foundation of ``card``'s suit can take it while ``trapped`` stays in its pile."""
     suit, rank = divmod(card, 13)
     rank += 1
     up, down = pos.up[suit], pos.down[suit]
-    lacking = [r for r in range(ACE + 1, KING) if _unavailable(pos, suit, r, loose, trapped)]
+    ace, held = suit * 13 - 1, pos.held[suit]
+    lacking = [r for r in range(ACE + 1, KING) if loose[ace + r] == trapped[ace + r] and held != r]
     up_closed = rank == ACE or rank <= up or any(up < r < rank for r in lacking)
     down_closed = rank == KING or rank >= down or any(rank < r < down for r in lacking)
     may_meet = profile.between_foundations and down > up and not any(up < r < down for r in lacking)
     return up_closed and down_closed and not may_meet
-
-
-def _unavailable(pos: Position, suit: int, rank: int, loose: Counter[int], trapped: Counter[int]) -> bool:
-    """No copy of the rank can reach a foundation while ``trapped`` stays put: every pile copy is
-    trapped and none is held."""
-    card = suit * 13 + rank - 1
-    return loose[card] == trapped[card] and pos.held[suit] != rank

@@ -1,16 +1,20 @@
-"""The exact solver: a best-first graph search over the engine's own moves.
+"""The exact solver: best-first graph searches over the engine's own moves, restarted in turn.
 
 Every step uses the engine: ``movegen`` lists the legal moves, ``transitions`` carries them out
 (and 001's autoplay), ``game.status_of`` judges the position. A reshuffle is a step like a move.
 
-The search keeps every position it has met (by its canonical key, ``canon.key``) with the step
+One ``Search`` keeps every position it has met (by its canonical key, ``canon.key``) with the step
 that first reached it, and a frontier of positions still to expand, taken most promising first
-(``promise``: cards home, then reshuffles kept; the order never decides a verdict). The game has
-one player and no chance, so a position is won or not whatever the path to it: expanding each
-key once is enough, and cycles (moves between foundations make them) end at a seen key. So the
-answers are exact: ``winnable`` comes with the line to the first won position, ``not winnable``
-means the frontier ran dry (every reachable position seen, none won), and a search cut short by
-its budget (nodes, seconds, stored positions: the memory bound) answers ``unknown``.
+(an order from ``orders``). The game has one player and no chance, so a position is won or not
+whatever the path to it: expanding each key once is enough, and cycles (moves between foundations
+make them) end at a seen key. Positions proved dead (``dead``: a locked card that can never be
+placed; ``suits``: with no reshuffle left, a suit that cannot be won alone) are dropped like lost
+ones. So each search is exact: ``winnable`` comes with the line to the first won position, ``not
+winnable`` means the frontier ran dry (every reachable position seen or proved dead, none won).
+
+``solve`` runs searches one after another with the orders of ``orders.PORTFOLIO``, each for a
+slice of nodes that doubles each round, until one answers or the budget (nodes, seconds, stored
+positions: the memory bound) is spent, which answers ``unknown``.
 """
 
 from __future__ import annotations
@@ -24,24 +28,25 @@ from typing import Literal
 
 from crescent_ref import movegen, transitions
 from crescent_ref.actions import RESHUFFLE, Action
-from crescent_ref.cards import ACE, KING
 from crescent_ref.game import Game, status_of
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
-from crescent_ref.solver.canon import key
+from crescent_ref.solver import suits
+from crescent_ref.solver.canon import key, steps
 from crescent_ref.solver.dead import dead
+from crescent_ref.solver.orders import PORTFOLIO, Order, depth_first, slices
 from crescent_ref.solver.safe import safe_move
 
 Verdict = Literal["winnable", "not winnable", "unknown"]
 Step = tuple[Action, ...]  # one search step: a move, a reshuffle, or slides then a move (canon.py)
-CHECK_EVERY = 512
-DEEP = 20  # a card not in the piles counts as this deep in ``promise``  # expansions between looks at the clock
+CHECK_EVERY = 64  # expansions between looks at the clock
+SUIT_NODES = 20_000  # the budget of one suit's own search (suits.py)
 
 
 @dataclass(frozen=True, slots=True)
 class Budget:
     """Limits of one solve: nodes (positions generated), seconds (CPU seconds of this process, so
-    that a loaded machine does not shrink the budget), and positions stored (about
+    that a loaded machine does not shrink the budget), and positions stored by one search (about
     400 bytes each with the frontier: the default keeps a solve near 1.5 GiB)."""
 
     nodes: int = 2_000_000
@@ -57,9 +62,10 @@ class Answer:
     line: tuple[Action, ...] = ()
     nodes: int = 0
     seconds: float = 0.0  # CPU seconds
-    stored: int = 0
+    stored: int = 0  # the most positions one search stored
     thoughtful: bool = False
     limit: str = ""  # for ``unknown``: the budget that ran out (nodes, seconds, stored)
+    searches: int = 1  # searches run (restarts + 1)
 
     def line_text(self) -> str:
         """The line in action notation, one space between actions."""
@@ -81,50 +87,23 @@ def after(profile: Profile, pos: Position, step: Step) -> Position:
 def choices(profile: Profile, pos: Position, pile_moves: list[Action], *, prune: bool = True) -> list[Step]:
     """The steps searched from a position that is not over: a proved safe move alone, or every
     legal move (as ``canon.steps`` groups them), then the reshuffle while one is left."""
-    from crescent_ref.solver.canon import steps
-
     safe = safe_move(profile, pos, pile_moves) if prune else None
     if safe is not None:
         return [(safe,)]
     return steps(profile, pos, pile_moves) + ([(RESHUFFLE,)] if pos.reshuffles else [])
 
 
-def promise(pos: Position) -> int:
-    """Larger is expanded sooner (search order only, never a verdict): cards home, reshuffles kept,
-    and how shallow the cards the foundations take next lie in their piles."""
-    depth: dict[int, int] = {}
-    for pile in pos.piles:
-        below = len(pile) - 1
-        for i, card in enumerate(pile):
-            if depth.get(card, DEEP) > below - i:
-                depth[card] = below - i
-    buried = 0
-    for suit in range(4):
-        if pos.up[suit] < KING:
-            buried += min(depth.get(suit * 13 + pos.up[suit], DEEP), DEEP)
-        if pos.down[suit] > ACE:
-            buried += min(depth.get(suit * 13 + pos.down[suit] - 2, DEEP), DEEP)
-    return pos.foundation_count() * 8 + pos.reshuffles * 24 - 2 * buried
-
-
-def depth_first(pos: Position) -> int:
-    """An alternative order (later positions first), for re-proving an answer another way."""
-    return 0
-
-
-Order = Callable[[Position], int]
-ORDERS: dict[str, Order] = {"promise": promise, "depth-first": depth_first}
-
-
 @dataclass(slots=True)
 class Search:
-    """One solve in progress (see the module doc)."""
+    """One best-first search (see the module doc). ``memo`` (one-suit answers) may be shared."""
 
     profile: Profile
     budget: Budget
     prune: bool = True
-    order: Order = promise
+    order: Order = PORTFOLIO[0]
+    relax: bool = True
     tick: Callable[[int], object] | None = None  # told the node count now and then (progress)
+    memo: dict[bytes, str] = field(default_factory=dict)
     parents: dict[bytes, tuple[bytes, Step]] = field(default_factory=dict)
     frontier: list[tuple[int, int, bytes, Position]] = field(default_factory=list)
     nodes: int = 0
@@ -152,6 +131,8 @@ class Search:
         expanded = 0
         while self.frontier:
             _, _, pos_key, pos = heapq.heappop(self.frontier)
+            if self.hopeless(pos):
+                continue
             won = self.expand(pos_key, pos)
             if won is not None:
                 return self.answer("winnable", won)
@@ -162,6 +143,22 @@ class Search:
                 if limit := self.exhausted():
                     return self.answer("unknown", limit=limit)
         return self.answer("not winnable")
+
+    def hopeless(self, pos: Position) -> bool:
+        """Proved dead (dead.py, suits.py), when pruning."""
+        if not self.prune:
+            return False
+        if dead(self.profile, pos):
+            return True
+        return self.relax and suits.applies(self.profile, pos) and suits.some_suit_lost(
+            self.profile, pos, self.solve_suit, self.memo)
+
+    def solve_suit(self, part: Position) -> str:
+        left = self.budget.seconds - (time.process_time() - self.started)
+        inner = Search(self.profile, Budget(nodes=SUIT_NODES, seconds=left), order=self.order, relax=False)
+        answer = inner.run(part)
+        self.nodes += answer.nodes
+        return answer.verdict
 
     def expand(self, pos_key: bytes, pos: Position) -> bytes | None:
         """Generate the children of one position; the key of a won child, if any."""
@@ -176,7 +173,7 @@ class Search:
             status, _ = self.judge(child)
             if status == "won":
                 return child_key
-            if status != "lost" and not (self.prune and dead(self.profile, child)):
+            if status != "lost":
                 self.push(child_key, child)
         return None
 
@@ -189,11 +186,11 @@ class Search:
         return "seconds" if time.process_time() - self.started >= self.budget.seconds else ""
 
     def line_to(self, end: bytes) -> tuple[Action, ...]:
-        steps: list[Step] = []
+        found: list[Step] = []
         while end:
             end, step = self.parents[end]
-            steps.append(step)
-        return tuple(a for step in reversed(steps) for a in step)
+            found.append(step)
+        return tuple(a for step in reversed(found) for a in step)
 
     def answer(self, verdict: Verdict, won: bytes = b"", limit: str = "") -> Answer:
         line = self.line_to(won) if won else ()
@@ -201,11 +198,53 @@ class Search:
                       self.profile.closed, limit)
 
 
-def solve(game: Game, budget: Budget | None = None, *, prune: bool = True, order: str = "promise",
+ORDERS = ("portfolio", "depth-first")
+
+
+def solve(game: Game, budget: Budget | None = None, *, prune: bool = True, order: str = "portfolio",
           tick: Callable[[int], object] | None = None) -> Answer:
     """Solve the game's current position with full information (closed deals too: ``thoughtful``).
-    ``order`` names the search order (ORDERS); ``tick`` is told the node count now and then."""
-    return Search(game.profile, budget or Budget(), prune, ORDERS[order], tick=tick).run(game.position)
+    ``order``: ``portfolio`` (restarts, see the module doc) or ``depth-first`` (one search, for
+    re-proving an answer another way); ``tick`` is told the node count now and then."""
+    budget = budget or Budget()
+    if order == "depth-first":
+        return Search(game.profile, budget, prune, depth_first, tick=tick).run(game.position)
+    return Restarts(game.profile, budget, prune, tick).run(game.position)
+
+
+@dataclass(slots=True)
+class Restarts:
+    """The portfolio: searches in turn, each for its slice, within one budget."""
+
+    profile: Profile
+    budget: Budget
+    prune: bool
+    tick: Callable[[int], object] | None
+    memo: dict[bytes, str] = field(default_factory=dict)  # one-suit answers hold for every order
+
+    def run(self, start: Position) -> Answer:
+        began, nodes, stored, count = time.process_time(), 0, 0, 0
+        answer = Answer("unknown")
+        for order, size in slices(PORTFOLIO):
+            left = Budget(min(size, self.budget.nodes - nodes), self.budget.seconds - (time.process_time() - began),
+                          self.budget.stored)
+            search = Search(self.profile, left, self.prune, order, tick=self.progress(nodes), memo=self.memo)
+            answer = search.run(start)
+            nodes, stored, count = nodes + answer.nodes, max(stored, answer.stored), count + 1
+            if answer.verdict != "unknown" or answer.limit == "stored" or self.spent(nodes, began):
+                break
+        limit = answer.limit if answer.limit == "stored" else self.spent(nodes, began)
+        return Answer(answer.verdict, answer.line, nodes, time.process_time() - began, stored, answer.thoughtful,
+                      limit if answer.verdict == "unknown" else "", count)
+
+    def spent(self, nodes: int, began: float) -> str:
+        if nodes >= self.budget.nodes:
+            return "nodes"
+        return "seconds" if time.process_time() - began >= self.budget.seconds else ""
+
+    def progress(self, done: int) -> Callable[[int], object] | None:
+        tick = self.tick
+        return None if tick is None else (lambda n: tick(done + n))
 
 
 def replay(game: Game, line: tuple[Action, ...]) -> str:

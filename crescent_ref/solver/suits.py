@@ -1,0 +1,69 @@
+"""One suit at a time: with no reshuffle left, a position is won only if each suit alone is.
+
+**The relaxation.** For a suit ``s``, the position ``P_s`` keeps the piles' cards of ``s`` in
+their order (every other card taken off the piles) and the other suits' foundations complete.
+
+**Claim.** With no reshuffle left, in a profile without autoplay: if ``P`` can be won, so can
+each ``P_s``. Take a winning line of ``P`` and keep only its actions on cards of ``s``. We keep
+the invariant "the piles of ``P_s`` are the piles of ``P`` with the other suits' cards removed":
+
+- a move of another suit's card changes no pile of ``P_s``;
+- a move of a card ``c`` of ``s`` from a pile: ``c`` tops its pile in ``P``, so it tops it in
+  ``P_s``; onto a pile, that pile's top in ``P`` is a neighbour of ``c`` in ``s``, so it is the top
+  in ``P_s`` too (and the pile is not empty there, and no taller than in ``P``: the pile limit
+  agrees); onto a foundation or the hold, the suit's foundations and hold are the same in both;
+- a move between the suit's foundations, or a give-back, is the same move in both;
+- there is no reshuffle left to rotate piles whose bottom cards differ.
+
+The status rule never ends ``P_s`` early: if the line still has an action on ``s``, that action
+is legal in ``P_s``, and where only pile moves count (``no-pile-move``) a slide needs meeting
+foundations, which make every pile card of the suit count as movable. At the end every card of
+``s`` is home. Autoplay breaks the claim (it may take a card home in ``P_s`` that the line kept
+on its pile), so profiles with autoplay are left out.
+
+So if some ``P_s`` is proved not winnable (its own search space is small: one suit's cards),
+``P`` is dead. ``P_s`` is solved by the same search, without this relaxation, within a small
+node budget; an undecided ``P_s`` proves nothing. Answers are remembered by ``P_s``'s key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from crescent_ref.cards import ACE, KING
+from crescent_ref.position import Position
+from crescent_ref.profiles import Profile
+from crescent_ref.solver.canon import key
+
+Verdict = Callable[[Position], str]  # solves a one-suit position: "winnable", "not winnable", "unknown"
+
+
+def applies(profile: Profile, pos: Position) -> bool:
+    """The claim covers the position: no reshuffle left, no autoplay."""
+    return pos.reshuffles == 0 and not profile.autoplay
+
+
+def one_suit(pos: Position, suit: int) -> Position:
+    """``P_s``: the suit's pile cards in order, every other suit home."""
+    piles = tuple(tuple(c for c in pile if c // 13 == suit) for pile in pos.piles)
+    others = [s != suit for s in range(4)]
+    up = tuple(KING if o else r for o, r in zip(others, pos.up, strict=True))
+    down = tuple(ACE if o else r for o, r in zip(others, pos.down, strict=True))
+    held = tuple(0 if o else r for o, r in zip(others, pos.held, strict=True))
+    return Position(piles, (0,) * len(piles), up, down, held, 0, 0)
+
+
+def some_suit_lost(profile: Profile, pos: Position, solve_one: Verdict, memo: dict[bytes, str]) -> bool:
+    """Some suit alone is proved not winnable (the caller checked ``applies``)."""
+    suits = {c // 13 for pile in pos.piles for c in pile}
+    if len(suits) < 2:
+        return False  # the one suit's position is the position itself
+    for suit in suits:
+        part = one_suit(pos, suit)
+        part_key = key(profile, part)
+        verdict = memo.get(part_key)
+        if verdict is None:
+            verdict = memo[part_key] = solve_one(part)
+        if verdict == "not winnable":
+            return True
+    return False
