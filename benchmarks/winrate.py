@@ -21,8 +21,10 @@ are kept, and only the missing ones are solved.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
+import multiprocessing
 import os
 import resource
 import statistics
@@ -76,6 +78,7 @@ def solve_one(profile: str, code: str, budget: Budget) -> dict[str, Any]:
         raise AssertionError(f"{profile} {code}: the solver's line does not win")
     return {"profile": profile, "code": code, "verdict": answer.verdict, "seconds": round(answer.seconds, 3),
             "nodes": answer.nodes, "stored": answer.stored, "line": len(answer.line), "limit": answer.limit,
+            "searches": answer.searches,
             "maxrss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
             "winning_line": answer.line_text()}
 
@@ -86,11 +89,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     done = {(r["profile"], r["code"]) for r in data["results"]}
     todo = [(p, c) for c in (args.codes or codes(args.count)) for p in args.profiles if (p, c) not in done]
     budget = Budget(nodes=args.nodes, seconds=args.seconds)
-    for profile, code in progress(todo, "solving", total=len(todo), unit="deal"):
-        data["results"].append(solve_one(profile, code, budget))
-        data["machine"] = machine()
-        save(args.out, data)
+    with multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=50) as pool:
+        answers = pool.imap(functools.partial(solve_pair, budget=budget), todo)
+        for result in progress(answers, "solving", total=len(todo), unit="deal"):
+            data["results"].append(result)
+            data["machine"] = machine()
+            save(args.out, data)
     return data
+
+
+def solve_pair(pair: tuple[str, str], budget: Budget) -> dict[str, Any]:
+    """``solve_one`` for a (profile, code) pair (a pool worker's task)."""
+    return solve_one(pair[0], pair[1], budget)
 
 
 def machine() -> dict[str, Any]:
@@ -102,7 +112,7 @@ def table(data: dict[str, Any]) -> list[str]:
     """One line per profile: n, the three shares with intervals, seconds and node rate."""
     lines = [f"budget per deal: {data.get('budget')}; machine at last save: {data.get('machine')}",
              "profile          n   winnable % [95%]       not winnable % [95%]   unknown %  "
-             "median s  max s  nodes/s  peak MiB"]
+             "median s  (decided)  max s  nodes/s  peak MiB"]
     by: dict[str, list[dict[str, Any]]] = {}
     for r in data["results"]:
         by.setdefault(r["profile"], []).append(r)
@@ -121,8 +131,10 @@ def row(profile: str, rows: list[dict[str, Any]]) -> str:
     secs = [r["seconds"] for r in rows]
     rate = sum(r["nodes"] for r in rows) / max(sum(secs), 1e-9)
     peak = max(r.get("maxrss_mib", 0) for r in rows)
+    decided = [s for r, s in zip(rows, secs, strict=True) if r["verdict"] != "unknown"]
+    median_decided = f"{statistics.median(decided):7.2f}" if decided else "      -"
     return (f"{profile:14} {n:5}  {shares[0]:22} {shares[1]:22} {100 * count['unknown'] / n:6.1f}   "
-            f"{statistics.median(secs):7.2f} {max(secs):6.1f} {rate:8.0f} {peak:8}")
+            f"{statistics.median(secs):7.2f} {median_decided}  {max(secs):6.1f} {rate:8.0f} {peak:8}")
 
 
 def main() -> None:
@@ -133,6 +145,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="time budget per deal")
     parser.add_argument("--nodes", type=int, default=2_000_000, help="node budget per deal")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="resumable JSON results")
+    parser.add_argument("--jobs", type=int, default=1, help="solves at once, one process (one core) each")
     parser.add_argument("--report", action="store_true", help="only print the tables of --out")
     args = parser.parse_args()
     started = time.monotonic()

@@ -35,12 +35,13 @@ from crescent_ref.solver import suits
 from crescent_ref.solver.canon import key, steps
 from crescent_ref.solver.dead import dead
 from crescent_ref.solver.orders import PORTFOLIO, Order, depth_first, slices
+from crescent_ref.solver.precedence import circular
 from crescent_ref.solver.safe import safe_move
 
 Verdict = Literal["winnable", "not winnable", "unknown"]
 Step = tuple[Action, ...]  # one search step: a move, a reshuffle, or slides then a move (canon.py)
 CHECK_EVERY = 64  # expansions between looks at the clock
-SUIT_NODES = 20_000  # the budget of one suit's own search (suits.py)
+SUIT_NODES = 3_000  # the budget of one suit's own search (suits.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +149,7 @@ class Search:
         """Proved dead (dead.py, suits.py), when pruning."""
         if not self.prune:
             return False
-        if dead(self.profile, pos):
+        if dead(self.profile, pos) or circular(self.profile, pos):
             return True
         return self.relax and suits.applies(self.profile, pos) and suits.some_suit_lost(
             self.profile, pos, self.solve_suit, self.memo)

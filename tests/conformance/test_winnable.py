@@ -14,12 +14,13 @@ EASY = "CR1-N-BAAAAAA"  # the solver wins it in app within a few thousand positi
 BUDGET = Budget(nodes=40_000, seconds=60)
 
 
-class RefusesReshuffles(ReferenceAdapter):
-    """A faulty implementation: it refuses every reshuffle."""
+class RefusesSpadesUp(ReferenceAdapter):
+    """A faulty implementation: it refuses every card onto the Ace foundation of spades (every
+    winning line has twelve such moves)."""
 
     def act(self, action: str) -> Reply:
-        if action == "reshuffle":
-            return Reply(False, "no-reshuffles", None, ())
+        if action.endswith("-A♠"):
+            return Reply(False, "out-of-sequence", None, ())
         return super().act(action)
 
 
@@ -29,8 +30,8 @@ def test_the_reference_wins_a_code_the_solver_wins() -> None:
 
 
 def test_an_implementation_that_refuses_a_step_of_the_line_does_not_win() -> None:
-    check = check_code(RefusesReshuffles(), "app", EASY, BUDGET)
-    assert check.finding == "not-won" and "reshuffle refused (no-reshuffles)" in check.detail
+    check = check_code(RefusesSpadesUp(), "app", EASY, BUDGET)
+    assert check.finding == "not-won" and "-A♠ refused (out-of-sequence)" in check.detail
     assert exit_code([check]) == 1
 
 
