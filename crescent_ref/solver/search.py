@@ -35,7 +35,6 @@ from crescent_ref.solver import suits
 from crescent_ref.solver.canon import key, steps
 from crescent_ref.solver.dead import dead
 from crescent_ref.solver.orders import PORTFOLIO, Order, depth_first, slices
-from crescent_ref.solver.precedence import circular
 from crescent_ref.solver.safe import safe_move
 
 Verdict = Literal["winnable", "not winnable", "unknown"]
@@ -149,7 +148,7 @@ class Search:
         """Proved dead (dead.py, suits.py), when pruning."""
         if not self.prune:
             return False
-        if dead(self.profile, pos) or circular(self.profile, pos):
+        if dead(self.profile, pos):
             return True
         return self.relax and suits.applies(self.profile, pos) and suits.some_suit_lost(
             self.profile, pos, self.solve_suit, self.memo)
