@@ -18,15 +18,18 @@ either (and ``X`` cannot go onto a card above itself). So ``X`` never goes onto 
 leaves its pile only to a foundation or to the hold, and a won game needs it to leave. The pile is
 walked from the top down, so the locked cards above are known when ``X`` is judged.
 
-**Never placed.** To go onto the Ace foundation (or into the hold, or on top of a held card) that
-foundation must first hold every rank below ``X``'s; to go onto the King foundation, every rank
-above. Each rank the foundation still lacks must come from a card that is not there yet: a pile
-card, a held card, or (where cards move between foundations and the two foundations of the suit
-can still meet: the King foundation above the Ace foundation) a card on the other foundation.
-If for each of the two foundations some rank it lacks has no such card except copies trapped under
-``X``, ``X`` can never be placed before it leaves, and it can leave no other way: the position is
-dead. A card whose rank the foundation has already passed (or never takes: an Ace on the Ace
-foundation) closes that route too.
+**Never placed.** To go onto the Ace foundation (or into the hold, or onto the Ace foundation
+over a held card of the rank below, which stands in for that rank) the Ace foundation must first
+show every rank below ``X``'s, a held card counting for its own rank; to go onto the King
+foundation, every rank above. Each rank a foundation still lacks must come from a pile card or a
+held card, and once every pile copy of that rank is trapped under ``X`` (and none is held) it can
+come only after ``X`` has left. A foundation that has already passed ``X``'s rank (or never takes
+it: an Ace on the Ace foundation) never takes ``X`` either, since a foundation shrinks only by
+giving cards to the other foundation of its suit, which needs the two to meet. So where cards
+move between foundations and the two could still meet (the King foundation above the Ace
+foundation, with no rank between them trapped for good), the rule says nothing. Otherwise, if
+both routes are closed, ``X`` can never be placed before it leaves, and it can leave no other
+way: the position is dead.
 
 Profiles with give-backs are never judged dead here (a foundation card may return to a pile).
 The rule is checked against an exhaustive brute force on small positions (tests/solver/).

@@ -23,7 +23,10 @@ on its pile), so profiles with autoplay are left out.
 
 So if some ``P_s`` is proved not winnable (its own search space is small: one suit's cards),
 ``P`` is dead. ``P_s`` is solved by the same search, without this relaxation, within a small
-node budget; an undecided ``P_s`` proves nothing. Answers are remembered by ``P_s``'s key.
+node budget; an undecided ``P_s`` proves nothing. Answers are remembered by ``P_s``'s key (an
+undecided one too: it is not tried again within the solve). The one-suit search prunes with
+``dead`` and ``safe`` and keys positions by ``canon``, so its "not winnable" rests on their
+proofs as well.
 """
 
 from __future__ import annotations

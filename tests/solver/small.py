@@ -64,3 +64,32 @@ def brute_force(profile: str, pos: Position) -> bool:
                 seen.add(exact)
                 todo.append(exact)
     return False
+
+
+def meeting_position(seed: int, profile: str) -> Position:
+    """A valid position where one suit's foundations are one to three ranks apart (so they meet
+    or can meet: 13 to 15 of its cards out, a held card in profiles with the hold), with a few
+    cards of another suit, on two to six piles (the states small_position never reaches)."""
+    rng, rules = random.Random(seed), get_profile(profile)
+    ups, downs, held = [13] * 4, [1] * 4, [0] * 4
+    suit, gap = rng.randrange(4), rng.choice((1, 2, 3))
+    ups[suit] = rng.randint(1, 13 - gap)
+    downs[suit] = ups[suit] + gap
+    cards = out_cards(suit, ups[suit], downs[suit])
+    if rules.hold_double_fit and gap == 2 and rng.random() < 0.5:
+        held[suit] = ups[suit] + 1
+        cards.remove(suit * 13 + ups[suit])
+    other = (suit + 1 + rng.randrange(3)) % 4
+    ups[other] = rng.randint(10, 13)
+    cards += out_cards(other, ups[other], 1)
+    rng.shuffle(cards)
+    piles: list[list[int]] = [[] for _ in range(16)]
+    count = rng.randint(2, 6)
+    for card in cards:
+        piles[rng.randrange(count)].append(card)
+    limit = rules.pile_limit or 99
+    while max(len(p) for p in piles) > limit:
+        tallest = max(piles, key=len)
+        min(piles[:count], key=len).insert(0, tallest.pop(0))
+    return Position(tuple(map(tuple, piles)), (0,) * 16, tuple(ups), tuple(downs), tuple(held),
+                    rng.randint(0, min(2, rules.reshuffles)))

@@ -8,7 +8,7 @@ import pytest
 from crescent_ref.position import Position
 from crescent_ref.profiles import get_profile
 from crescent_ref.solver.dead import dead
-from tests.solver.small import PROFILES, brute_force, small_position
+from tests.solver.small import PROFILES, brute_force, meeting_position, small_position
 
 SEEDS = range(300)
 
@@ -44,3 +44,16 @@ def test_an_ace_above_the_two_it_waits_for_is_dead_without_reshuffles() -> None:
 
 def test_give_backs_are_never_judged() -> None:
     assert not dead(get_profile("app+give-backs"), lock("2♣,A♣,3♣", 0))
+
+
+@pytest.mark.parametrize("profile", ["app", "hoffmann-1892", "hoffmann-1892+reversal"])
+def test_nor_where_foundations_meet_or_a_card_is_held(profile: str) -> None:
+    """Meeting foundations, slides between them and the hold (small_position never has 13 cards
+    of one suit out): the rule stays silent where they could still save the position."""
+    rules, fired = get_profile(profile), 0
+    for seed in range(40):
+        pos = meeting_position(seed, profile)
+        if dead(rules, pos):
+            fired += 1
+            assert not brute_force(profile, pos), (seed, pos.to_text())
+    assert fired >= 2

@@ -9,7 +9,7 @@ from crescent_ref.position import Position
 from crescent_ref.profiles import get_profile
 from crescent_ref.solver import suits
 from crescent_ref.solver.search import Budget, Search
-from tests.solver.small import PROFILES, brute_force, small_position
+from tests.solver.small import PROFILES, brute_force, meeting_position, small_position
 
 NO_AUTOPLAY = [p for p in PROFILES if not get_profile(p).autoplay]
 
@@ -43,3 +43,14 @@ def test_reshuffles_left_or_autoplay_turn_it_off() -> None:
     assert suits.applies(get_profile("app"), pos)
     assert not suits.applies(get_profile("app"), pos._replace(reshuffles=1))
     assert not suits.applies(get_profile("open"), pos)
+
+
+@pytest.mark.parametrize("profile", ["app", "hoffmann-1892+reversal"])
+def test_nor_where_foundations_meet_or_a_card_is_held(profile: str) -> None:
+    fired = 0
+    for seed in range(25):
+        pos = meeting_position(seed, profile)._replace(reshuffles=0)
+        if suit_lost(profile, pos):
+            fired += 1
+            assert not brute_force(profile, pos), (seed, pos.to_text())
+    assert fired >= 3
