@@ -8,20 +8,23 @@ script prints the shares with a 95% Wilson interval, the median and largest CPU 
 the node rate, the budget, the machine (nproc, load average) and the elapsed time.
 
 The codes: ``CR1-N-`` plus the seed ``i * 104729 mod 26**7`` for i = 1, 2, ... (a fixed list,
-the same on every machine); ``--codes`` names other codes. One process, one core.
+the same on every machine); ``--codes`` names other codes. Each solve runs in one process on one core.
 
-Results go to a JSON file (default benchmarks/results/winrate.json), rewritten after every solve
-through a temporary file; running again with the same file resumes: solved (profile, code) pairs
-are kept, and only the missing ones are solved.
+Results go to a JSON file (default benchmarks/results/winrate.json; a name ending ``.gz`` is
+gzipped), rewritten after every solve through a temporary file; running again with the same file
+resumes: solved (profile, code) pairs are kept, and only the missing ones are solved. ``--jobs N``
+runs N solves at once, each in its own process on its own core.
 
     nice -n 19 python benchmarks/winrate.py --count 1000 --seconds 10 --profiles app open
     python benchmarks/winrate.py --report              # print the tables of the JSON file
+    python benchmarks/winrate.py --markdown A.json.gz B.json.gz   # the docs' table
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import gzip
 import json
 import math
 import multiprocessing
@@ -58,16 +61,20 @@ def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def load(path: Path) -> dict[str, Any]:
+    """The results so far (a ``.gz`` name is read through gzip), or none."""
     if path.exists():
-        data: dict[str, Any] = json.loads(path.read_text())
+        raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+        data: dict[str, Any] = json.loads(raw)
         return data
     return {"results": []}
 
 
 def save(path: Path, data: dict[str, Any]) -> None:
+    """Write through a temporary file (gzip for a ``.gz`` name), so a stop never leaves half."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_suffix(".tmp")
-    temp.write_text(json.dumps(data, indent=1, ensure_ascii=False))
+    raw = json.dumps(data, indent=1, ensure_ascii=False).encode()
+    temp = path.with_name(path.name + ".tmp")
+    temp.write_bytes(gzip.compress(raw, mtime=0) if path.suffix == ".gz" else raw)
     temp.replace(path)
 
 
@@ -137,6 +144,31 @@ def row(profile: str, rows: list[dict[str, Any]]) -> str:
             f"{statistics.median(secs):7.2f} {median_decided}  {max(secs):6.1f} {rate:8.0f} {peak:8}")
 
 
+def markdown(files: list[Path]) -> list[str]:
+    """The docs' table: one row per (file, profile), shares with 95% Wilson intervals."""
+    lines = ["| profile | budget (CPU s) | deals | winnable % [95%] | not winnable % | unknown % | "
+             "median s | median s (decided) |", "|---|---|---|---|---|---|---|---|"]
+    for path in files:
+        data = load(path)
+        by: dict[str, list[dict[str, Any]]] = {}
+        for r in data["results"]:
+            by.setdefault(r["profile"], []).append(r)
+        for profile, rows in by.items():
+            lines.append(markdown_row(profile, data["budget"]["seconds"], rows))
+    return lines
+
+
+def markdown_row(profile: str, seconds: float, rows: list[dict[str, Any]]) -> str:
+    n = len(rows)
+    count = {v: sum(r["verdict"] == v for r in rows) for v in ("winnable", "not winnable", "unknown")}
+    low, high = wilson(count["winnable"], n)
+    secs = [r["seconds"] for r in rows]
+    decided = [r["seconds"] for r in rows if r["verdict"] != "unknown"]
+    return (f"| `{profile}` | {seconds:g} | {n} | {100 * count['winnable'] / n:.1f} [{low:.1f}, {high:.1f}] | "
+            f"{100 * count['not winnable'] / n:.1f} | {100 * count['unknown'] / n:.1f} | "
+            f"{statistics.median(secs):.2f} | {statistics.median(decided) if decided else 0:.2f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profiles", nargs="+", default=list(DEFAULT_PROFILES))
@@ -147,7 +179,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="resumable JSON results")
     parser.add_argument("--jobs", type=int, default=1, help="solves at once, one process (one core) each")
     parser.add_argument("--report", action="store_true", help="only print the tables of --out")
+    parser.add_argument("--markdown", nargs="+", type=Path, help="print the docs' table of these result files")
     args = parser.parse_args()
+    if args.markdown:
+        print("\n".join(markdown(args.markdown)))
+        return
     started = time.monotonic()
     data = load(args.out) if args.report else run(args)
     print("\n".join(table(data)))
