@@ -155,6 +155,8 @@ class Search:
 
     def solve_suit(self, part: Position) -> str:
         left = self.budget.seconds - (time.process_time() - self.started)
+        if left <= 0:
+            return "unknown"  # the budget is spent: the loop stops at its next look at the clock
         inner = Search(self.profile, Budget(nodes=SUIT_NODES, seconds=left), order=self.order, relax=False)
         answer = inner.run(part)
         self.nodes += answer.nodes
