@@ -4,7 +4,7 @@ Two kinds, per base profile:
 
 - **Won games.** A line that the solver (crescent_ref.solver) found, for each golden deal of
   spec/deals/golden.yaml it wins within the budget, and for codes whose lines a win-rate run kept
-  (``--lines benchmarks/results/winrate-10s.json``). Every action is a step; the counters are
+  (``--lines benchmarks/results/winrate-app-10s.json.gz``). Every action is a step; the counters are
   checked at each reshuffle, and status ``won`` with 104 foundation cards at the end.
 - **Lost games.** Each golden deal played by a fixed greedy rule (below) until the game is lost;
   the last step checks status ``lost`` and the count of cards on the foundations (what 001's game
@@ -15,14 +15,16 @@ onto another pile that leads to a position not seen before, else a reshuffle; a 
 go on that way without ending is left out. Every game is replayed on the engine before it is
 written. The corpus is data: running it needs neither this script nor the solver.
 
-    python benchmarks/whole_games.py --seconds 60 --lines benchmarks/results/winrate-10s.json
+    python benchmarks/whole_games.py --seconds 60 --lines benchmarks/results/winrate-app-10s.json.gz
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 from crescent_ref import movegen
 from crescent_ref.actions import PILES, RESHUFFLE, Action
@@ -120,12 +122,19 @@ def won_lines(args: argparse.Namespace, golden: list[str]) -> list[tuple[str, st
             if answer.verdict == "winnable":
                 found.append((profile, code, list(answer.line), f"solver, {answer.nodes} nodes"))
     for path in args.lines:
-        rows = [r for r in json.loads(Path(path).read_text())["results"] if r.get("winning_line")]
+        rows = [r for r in results(Path(path)) if r.get("winning_line")]
         for profile in BASES:
             picked = [r for r in rows if r["profile"] == profile][: args.more]
             found += [(profile, r["code"], [Action.from_text(a) for a in r["winning_line"].split()],
                        f"solver line kept by {Path(path).name}") for r in picked]
     return found
+
+
+def results(path: Path) -> list[dict[str, Any]]:
+    """The records of a win-rate results file (gzipped when its name ends ``.gz``)."""
+    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    records: list[dict[str, Any]] = json.loads(raw)["results"]
+    return records
 
 
 def main() -> None:
