@@ -105,35 +105,36 @@ class Search:
     tick: Callable[[int], object] | None = None  # told the node count now and then (progress)
     memo: dict[bytes, str] = field(default_factory=dict)
     parents: dict[bytes, tuple[bytes, Step]] = field(default_factory=dict)
-    frontier: list[tuple[int, int, bytes, Position]] = field(default_factory=list)
+    frontier: list[tuple[int, int, bytes, Position, list[Action]]] = field(default_factory=list)
     nodes: int = 0
     started: float = field(default_factory=time.process_time)
     ticks: itertools.count[int] = field(default_factory=itertools.count)
 
     def run(self, start: Position) -> Answer:
         """Search from ``start``."""
-        status, _ = self.judge(start)
+        status, moves = self.judge(start)
         if status in ("won", "lost"):
             return self.answer("winnable" if status == "won" else "not winnable")
         root = key(self.profile, start)
         self.parents[root] = (b"", ())
-        self.push(root, start)
+        self.push(root, start, moves)
         return self.loop()
 
     def judge(self, pos: Position) -> tuple[str, list[Action]]:
         moves = movegen.pile_moves(self.profile, pos)
         return status_of(self.profile, pos, moves), moves
 
-    def push(self, pos_key: bytes, pos: Position) -> None:
-        heapq.heappush(self.frontier, (-self.order(pos), -next(self.ticks), pos_key, pos))
+    def push(self, pos_key: bytes, pos: Position, moves: list[Action]) -> None:
+        """Queue a position with its pile moves (listed once, when its status was judged)."""
+        heapq.heappush(self.frontier, (-self.order(pos), -next(self.ticks), pos_key, pos, moves))
 
     def loop(self) -> Answer:
         expanded = 0
         while self.frontier:
-            _, _, pos_key, pos = heapq.heappop(self.frontier)
+            _, _, pos_key, pos, moves = heapq.heappop(self.frontier)
             if self.hopeless(pos):
                 continue
-            won = self.expand(pos_key, pos)
+            won = self.expand(pos_key, pos, moves)
             if won is not None:
                 return self.answer("winnable", won)
             expanded += 1
@@ -162,9 +163,8 @@ class Search:
         self.nodes += answer.nodes
         return answer.verdict
 
-    def expand(self, pos_key: bytes, pos: Position) -> bytes | None:
+    def expand(self, pos_key: bytes, pos: Position, moves: list[Action]) -> bytes | None:
         """Generate the children of one position; the key of a won child, if any."""
-        _, moves = self.judge(pos)
         for step in choices(self.profile, pos, moves, prune=self.prune):
             self.nodes += 1
             child = after(self.profile, pos, step)
@@ -172,11 +172,11 @@ class Search:
             if child_key in self.parents:
                 continue
             self.parents[child_key] = (pos_key, step)
-            status, _ = self.judge(child)
+            status, child_moves = self.judge(child)
             if status == "won":
                 return child_key
             if status != "lost":
-                self.push(child_key, child)
+                self.push(child_key, child, child_moves)
         return None
 
     def exhausted(self) -> str:

@@ -38,7 +38,7 @@ from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
 from crescent_ref.solver.canon import key
 
-Verdict = Callable[[Position], str]  # solves a one-suit position: "winnable", "not winnable", "unknown"
+SolveOne = Callable[[Position], str]  # solves a one-suit position: "winnable", "not winnable", "unknown"
 
 
 def applies(profile: Profile, pos: Position) -> bool:
@@ -56,7 +56,7 @@ def one_suit(pos: Position, suit: int) -> Position:
     return Position(piles, (0,) * len(piles), up, down, held, 0, 0)
 
 
-def some_suit_lost(profile: Profile, pos: Position, solve_one: Verdict, memo: dict[bytes, str]) -> bool:
+def some_suit_lost(profile: Profile, pos: Position, solve_one: SolveOne, memo: dict[bytes, str]) -> bool:
     """Some suit alone is proved not winnable (the caller checked ``applies``)."""
     suits = {c // 13 for pile in pos.piles for c in pile}
     if len(suits) < 2:
