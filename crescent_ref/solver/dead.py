@@ -51,9 +51,32 @@ def dead(profile: Profile, pos: Position) -> bool:
     for pile in pos.piles:
         for card in pile:
             loose[card] += 1
-    near = tables(profile).near
     deep = pos.reshuffles + 1
-    return any(len(pile) > deep and _pile_dead(profile, pos, pile, loose, near) for pile in pos.piles)
+    verdicts = _verdicts(profile, pos, loose)
+    for pile in pos.piles:
+        if len(pile) > deep:
+            found = verdicts.get(pile)
+            if found is None:
+                found = verdicts[pile] = _pile_dead(profile, pos, pile, loose, tables(profile).near)
+            if found:
+                return True
+    return False
+
+
+_VERDICTS: dict[tuple[object, ...], dict[tuple[int, ...], bool]] = {}
+MEMO_SIZE = 2_000  # states remembered before the memo is cleared
+
+
+def _verdicts(profile: Profile, pos: Position, loose: list[int]) -> dict[tuple[int, ...], bool]:
+    """The piles judged so far in this state: ``_pile_dead`` reads nothing else of the position
+    than the pile, the loose counts, the foundations, the hold and the reshuffles left."""
+    state = (id(profile), profile, pos.up, pos.down, pos.held, pos.reshuffles, *loose)
+    found = _VERDICTS.get(state)
+    if found is None:
+        if len(_VERDICTS) >= MEMO_SIZE:
+            _VERDICTS.clear()
+        found = _VERDICTS[state] = {}
+    return found
 
 
 def _pile_dead(profile: Profile, pos: Position, pile: tuple[int, ...], loose: list[int],

@@ -31,8 +31,9 @@ class Promise:
     tangled: int = 0
 
     def __call__(self, pos: Position) -> int:
-        score = pos.foundation_count() * self.home + pos.reshuffles * self.kept - self.buried * burial(pos)
-        return score - self.tangled * tangles(pos) if self.tangled else score
+        buried, tangled = features(pos)
+        return (pos.foundation_count() * self.home + pos.reshuffles * self.kept - self.buried * buried
+                - self.tangled * tangled)
 
     def __str__(self) -> str:
         return f"promise({self.home},{self.kept},{self.buried},{self.tangled})"
@@ -74,6 +75,72 @@ def tangles(pos: Position) -> int:
             count += sum(1 for s, d in seen if s == suit and d < due)
             seen.append((suit, due))
     return count
+
+
+Share = tuple[int, tuple[tuple[int, int], ...]]  # a pile's tangles; (i, depth) of next card i in it
+MEMO_SIZE = 300_000  # pile shares remembered before the memo is cleared
+
+
+class _State:
+    """What ``features`` needs of one foundation state, and the pile shares counted in it."""
+
+    __slots__ = ("codes", "nexts", "shares")
+
+    def __init__(self, up: tuple[int, ...], down: tuple[int, ...]) -> None:
+        self.nexts = [s * 13 + up[s] for s in range(4) if up[s] < KING]
+        self.nexts += [s * 13 + down[s] - 2 for s in range(4) if down[s] > ACE]
+        # a card's suit * 16 + when it is due (as in ``tangles``), or -1: a pair of one suit is
+        # upside down when the upper code ``u`` and the lower ``l`` have u - u % 16 <= l < u
+        self.codes = [_code(card, up[card // 13], down[card // 13]) for card in range(52)]
+        self.shares: dict[tuple[int, ...], Share] = {}
+
+    def share(self, pile: tuple[int, ...]) -> Share:
+        codes, count = [self.codes[c] for c in pile], 0
+        for i, upper in enumerate(codes):
+            if upper > 0:
+                low = upper - upper % 16
+                count += sum(1 for lower in codes[:i] if low <= lower < upper)
+        top = len(pile) - 1
+        depths = tuple((i, top - max(j for j, c in enumerate(pile) if c == n))
+                       for i, n in enumerate(self.nexts) if n in pile)
+        found = self.shares[pile] = (count, depths)
+        return found
+
+
+def _code(card: int, up: int, down: int) -> int:
+    suit, rank = divmod(card, 13)
+    rank += 1
+    return suit * 16 + KING - rank if rank <= up else suit * 16 + rank if rank >= down else -1
+
+
+_STATES: dict[tuple[tuple[int, ...], tuple[int, ...]], _State] = {}
+_SIZE = [0]
+
+
+def features(pos: Position) -> tuple[int, int]:
+    """``(burial(pos), tangles(pos))``, fast: both add up over the piles, so each pile's share
+    is remembered per foundation state (a position's children share most of its piles)."""
+    state = _STATES.get((pos.up, pos.down))
+    if state is None or _SIZE[0] > MEMO_SIZE:
+        state = _fresh(pos)
+    tangled, depths, shares = 0, [DEEP] * len(state.nexts), state.shares
+    for pile in pos.piles:
+        share = shares.get(pile)
+        if share is None:
+            share, _SIZE[0] = state.share(pile), _SIZE[0] + 1
+        tangled += share[0]
+        for i, depth in share[1]:
+            if depth < depths[i]:
+                depths[i] = depth
+    return sum(depths), tangled
+
+
+def _fresh(pos: Position) -> _State:
+    if _SIZE[0] > MEMO_SIZE:
+        _STATES.clear()
+        _SIZE[0] = 0
+    state = _STATES[(pos.up, pos.down)] = _State(pos.up, pos.down)
+    return state
 
 
 def depth_first(pos: Position) -> int:
