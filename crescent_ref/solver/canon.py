@@ -46,12 +46,27 @@ def key(profile: Profile, pos: Position) -> bytes:
     piles = [bytes(p) for p in pos.piles]
     if not profile.autoplay:
         piles.sort()
+    state = (pos.up, pos.down, pos.held, pos.reshuffles, slides_collapse(profile))
+    end = _TAILS.get(state)
+    if end is None:
+        if len(_TAILS) >= TAILS_SIZE:
+            _TAILS.clear()
+        end = _TAILS[state] = tail(pos, state[-1])
+    return SEPARATOR.join(piles) + end
+
+
+_TAILS: dict[tuple[object, ...], bytes] = {}  # foundation states are few: a few thousand a solve
+TAILS_SIZE = 100_000
+
+
+def tail(pos: Position, collapse: bool) -> bytes:
+    """The key's tail: foundations (a meeting suit as ``0, 0`` when slides collapse), hold, reshuffles."""
     up, down = pos.up, pos.down
-    if slides_collapse(profile):
+    if collapse:
         meeting = [meets(pos, s) for s in range(4)]
         up = tuple(0 if m else r for m, r in zip(meeting, up, strict=True))
         down = tuple(0 if m else r for m, r in zip(meeting, down, strict=True))
-    return SEPARATOR.join(piles) + bytes((*up, *down, *pos.held, min(pos.reshuffles, 255)))
+    return bytes((*up, *down, *pos.held, min(pos.reshuffles, 255)))
 
 
 def slides_collapse(profile: Profile) -> bool:

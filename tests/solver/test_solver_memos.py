@@ -1,5 +1,5 @@
-"""The solver's memos (orders.features, dead's per-state verdicts) give the plain answers: the
-same positions judged with the memos warm and with them cleared before each one agree."""
+"""The solver's memos (orders.features, dead's per-state verdicts, canon's key tails) give the
+plain answers: the same positions judged with the memos warm and with them cleared agree."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import pytest
 from crescent_ref.game import Game
 from crescent_ref.position import Position
 from crescent_ref.profiles import get_profile
+from crescent_ref.solver import canon, orders
 from crescent_ref.solver import dead as dead_module
-from crescent_ref.solver import orders
+from crescent_ref.solver.canon import key
 from crescent_ref.solver.dead import dead
 from crescent_ref.solver.orders import burial, features, tangles
 from tests.solver.small import PROFILES, meeting_position, small_position
@@ -67,3 +68,14 @@ def test_the_memos_are_cleared_when_full(monkeypatch: pytest.MonkeyPatch) -> Non
     assert orders._SIZE[0] <= 10 + 16  # cleared at the next position once past the size
     assert [dead(app, pos) for pos in found] == expected
     assert len(dead_module._VERDICTS) <= 3
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_keys_do_not_depend_on_the_memo(profile: str) -> None:
+    rules, found = get_profile(profile), positions(profile)
+    warm = [key(rules, pos) for pos in found]
+    cold = []
+    for pos in found:
+        canon._TAILS.clear()
+        cold.append(key(rules, pos))
+    assert warm == cold and len(set(warm)) > len(found) // 2
