@@ -8,7 +8,10 @@ Two kinds, per base profile:
   checked at each reshuffle, and status ``won`` with 104 foundation cards at the end.
 - **Lost games.** Each golden deal played by a fixed greedy rule (below) until the game is lost;
   the last step checks status ``lost`` and the count of cards on the foundations (what 001's game
-  shows at the end). A lost game says nothing about whether the deal can be won.
+  shows at the end). A lost game says nothing about whether the deal can be won, except for the
+  deals of ``PROVED``: the solver proves each not winnable (its proof goes in the scenario's
+  comment, and the title says so), and its greedy game is added last. ``--append-proved`` adds
+  the ``PROVED`` games missing from the file after its last scenario, leaving the others as they are.
 
 The greedy rule: a pile card to a foundation if any (first by pile, then place), else a pile card
 onto another pile that leads to a position not seen before, else a reshuffle; a game that cannot
@@ -16,6 +19,7 @@ go on that way without ending is left out. Every game is replayed on the engine 
 written. The corpus is data: running it needs neither this script nor the solver.
 
     python benchmarks/whole_games.py --seconds 60 --lines benchmarks/results/winrate-app-10s.json.gz
+    python benchmarks/whole_games.py --append-proved
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +49,9 @@ LOSS_SOURCES = [
     DOC_001 + 'Winning and Losing, quote: "You lose when no top card can go to a foundation or onto another pile"}',
     DOC_001 + 'Winning and Losing, quote: "shows how many cards reached the foundations"}',
 ]
+# Deals the solver proves not winnable (benchmarks/proved_deals.py finds them): profile, code.
+PROVED = (("hoffmann-1892", "CR1-N-AUVOGSX"), ("hoffmann-1892", "CR1-N-EPHYDWP"),
+          ("hoffmann-1892", "CR1-N-DAUKHRU"))
 WIN_STATEMENTS = "[000-end-01, 003-end-01, 001-end-01, 001-end-02, 000-reshuffle-06, 003-reshuffle-06]"
 LOSS_STATEMENTS = "[000-end-02, 003-end-02, 001-end-03, 001-end-05, 000-reshuffle-06]"
 
@@ -94,13 +102,15 @@ def steps(profile: str, code: str, line: list[Action], end: str) -> list[str]:
     return out
 
 
-def scenario(number: int, profile: str, code: str, line: list[Action], end: str, origin: str) -> str:
+def scenario(number: int, profile: str, code: str, line: list[Action], end: str, origin: str,
+             proved: bool = False) -> str:
     game = Game.deal(profile, code)
     for action in line:
         game.play(action)
     pos = game.position
     what = (f"a whole won game, {pos.moves} moves and {game.profile.reshuffles - pos.reshuffles} reshuffles"
             if end == "won" else f"a whole lost game, {pos.foundation_count()} cards on the foundations")
+    what = f"proved not winnable; {what}" if proved else what
     sources = WIN_SOURCES if end == "won" else LOSS_SOURCES
     head = [f"  - id: whole-games-{number:03d}",
             f'    title: "{code} in {profile}: {what}"',
@@ -130,6 +140,39 @@ def won_lines(args: argparse.Namespace, golden: list[str]) -> list[tuple[str, st
     return found
 
 
+def proved_games(first: int) -> list[str]:
+    """The scenarios of ``PROVED``, numbered from ``first``: each deal proved not winnable by the
+    solver, and the greedy rule's lost game."""
+    body = []
+    for number, (profile, code) in enumerate(PROVED, first):
+        answer = solve(Game.deal(profile, code), Budget(seconds=60))
+        lost = greedy_loss(profile, code)
+        if answer.verdict != "not winnable" or lost is None:
+            raise SystemExit(f"{profile} {code}: {answer.verdict}, greedy game {'lost' if lost else 'not lost'}")
+        origin = f"line: greedy rule; proved not winnable by the solver, {answer.proof}"
+        body.append(scenario(number, profile, code, lost, "lost", origin, proved=True))
+    return body
+
+
+def append_proved() -> None:
+    """Add the ``PROVED`` games missing from the file after its last scenario."""
+    text = OUT.read_text()
+    missing = [pair for pair in PROVED if f'"{pair[1]} in {pair[0]}: proved' not in text]
+    if not missing:
+        print("every proved deal is in the file already")
+        return
+    last = max(int(n) for n in re.findall(r"id: whole-games-(\d+)", text))
+    body = [b for b in proved_games(last + 1) if any(f'"{c} in {p}: proved' in b for p, c in missing)]
+    write(text.rstrip("\n") + "\n\n" + "\n\n".join(body) + "\n")
+    print(f"added {len(body)} proved games to {OUT}")
+
+
+def write(text: str) -> None:
+    temp = OUT.with_suffix(".tmp")
+    temp.write_text(text)
+    temp.replace(OUT)
+
+
 def results(path: Path) -> list[dict[str, Any]]:
     """The records of a win-rate results file (gzipped when its name ends ``.gz``)."""
     raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
@@ -143,7 +186,11 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=3_000_000)
     parser.add_argument("--lines", nargs="*", default=[], help="win-rate JSON files whose lines to add")
     parser.add_argument("--more", type=int, default=2, help="codes taken from each --lines file per profile")
+    parser.add_argument("--append-proved", action="store_true", help="only add the missing PROVED games")
     args = parser.parse_args()
+    if args.append_proved:
+        append_proved()
+        return
     golden = [d["code"] for d in load_yaml("deals/golden.yaml")["deals"]]
     games = [(p, c, line, o, "won") for p, c, line, o in won_lines(args, golden)]
     for profile in BASES:
@@ -152,11 +199,9 @@ def main() -> None:
             if lost is not None:
                 games.append((profile, code, lost, "greedy rule of benchmarks/whole_games.py", "lost"))
     body = [scenario(n, p, c, line, end, f"line: {origin}") for n, (p, c, line, origin, end) in enumerate(games, 1)]
-    text = HEADER + "\n\n".join(body) + "\n"
-    temp = OUT.with_suffix(".tmp")
-    temp.write_text(text)
-    temp.replace(OUT)
-    print(f"wrote {OUT} ({len(games)} games)")
+    body += proved_games(len(games) + 1)
+    write(HEADER + "\n\n".join(body) + "\n")
+    print(f"wrote {OUT} ({len(body)} games)")
 
 
 HEADER = """# yaml-language-server: $schema=../schema/scenario.schema.json
@@ -166,7 +211,8 @@ HEADER = """# yaml-language-server: $schema=../schema/scenario.schema.json
 # the solver, crescent_ref/solver; lost games follow a fixed greedy rule), then kept as data: the
 # runner needs neither the script nor the solver. Counters are checked at every reshuffle and at
 # the end; a won game ends with 104 cards home, a lost one with the count 001's game shows.
-# A lost game does not mean its deal cannot be won (docs/solver.md has the proofs and the odds).
+# A lost game does not mean its deal cannot be won, unless its title says "proved not winnable"
+# (the proof is in its comment; docs/solver.md has the method and the odds).
 area: whole-games
 title: Whole games, won and lost
 scenarios:

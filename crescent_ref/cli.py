@@ -260,6 +260,8 @@ def solve_report(args: argparse.Namespace, answer: Any) -> list[str]:
     lines = [f"answer: {answer.verdict}" + (f" (budget spent: {answer.limit})" if answer.limit else "")]
     if answer.thoughtful:
         lines.append("thoughtful: the deal is closed, and it was solved with every card known")
+    if answer.proof:
+        lines.append(f"proof: {answer.proof}")
     lines.append(f"nodes: {answer.nodes}  stored: {answer.stored}  searches: {answer.searches}  "
                  f"cpu seconds: {answer.seconds:.2f}")
     if answer.verdict == "winnable":

@@ -37,7 +37,7 @@ The rule is checked against an exhaustive brute force on small positions (tests/
 
 from __future__ import annotations
 
-from crescent_ref.cards import ACE, KING
+from crescent_ref.cards import ACE, CARD_TEXT, KING
 from crescent_ref.movegen import tables
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
@@ -45,29 +45,45 @@ from crescent_ref.profiles import Profile
 
 def dead(profile: Profile, pos: Position) -> bool:
     """The position can be proved never won by a locked card that can never be placed."""
+    return witness(profile, pos) is not None
+
+
+def witness(profile: Profile, pos: Position) -> tuple[int, int] | None:
+    """The first pile (by number) with a locked card that can never be placed, and that card."""
     if profile.give_backs:
-        return False
+        return None
     loose = [0] * 53
     for pile in pos.piles:
         for card in pile:
             loose[card] += 1
     deep = pos.reshuffles + 1
     verdicts = _verdicts(profile, pos, loose)
-    for pile in pos.piles:
+    for number, pile in enumerate(pos.piles):
         if len(pile) > deep:
             found = verdicts.get(pile)
             if found is None:
                 found = verdicts[pile] = _pile_dead(profile, pos, pile, loose, tables(profile).near)
-            if found:
-                return True
-    return False
+            if found >= 0:
+                return number, found
+    return None
 
 
-_VERDICTS: dict[tuple[object, ...], dict[tuple[int, ...], bool]] = {}
+def explain(profile: Profile, pos: Position) -> str:
+    """Why the position is dead, in a sentence (empty when it is not proved dead here)."""
+    found = witness(profile, pos)
+    if found is None:
+        return ""
+    number, card = found
+    return (f"{CARD_TEXT[card]} on pile {number + 1} is locked: every card it could go onto lies under it, "
+            f"out of reach of the {pos.reshuffles} reshuffle(s) left, and neither foundation can take it "
+            "before one of those comes up (crescent_ref/solver/dead.py)")
+
+
+_VERDICTS: dict[tuple[object, ...], dict[tuple[int, ...], int]] = {}
 MEMO_SIZE = 2_000  # states remembered before the memo is cleared
 
 
-def _verdicts(profile: Profile, pos: Position, loose: list[int]) -> dict[tuple[int, ...], bool]:
+def _verdicts(profile: Profile, pos: Position, loose: list[int]) -> dict[tuple[int, ...], int]:
     """The piles judged so far in this state: ``_pile_dead`` reads nothing else of the position
     than the pile, the loose counts, the foundations, the hold and the reshuffles left."""
     state = (id(profile), profile, pos.up, pos.down, pos.held, pos.reshuffles, *loose)
@@ -80,9 +96,9 @@ def _verdicts(profile: Profile, pos: Position, loose: list[int]) -> dict[tuple[i
 
 
 def _pile_dead(profile: Profile, pos: Position, pile: tuple[int, ...], loose: list[int],
-               near: tuple[tuple[int, ...], ...]) -> bool:
-    """Some card of ``pile`` above its trapped part is locked and can never be placed (walked from
-    the top, so that a locked card above counts as no target for the cards below it)."""
+               near: tuple[tuple[int, ...], ...]) -> int:
+    """A card of ``pile`` above its trapped part that is locked and can never be placed, or -1
+    (walked from the top, so that a locked card above counts as no target for the cards below it)."""
     trapped = [0] * 53
     for card in pile[pos.reshuffles:]:
         trapped[card] += 1
@@ -92,9 +108,9 @@ def _pile_dead(profile: Profile, pos: Position, pile: tuple[int, ...], loose: li
         trapped[card] -= 1
         if all(loose[n] == trapped[n] + locked_above[n] for n in near[card]):
             if _never_placed(profile, pos, card, loose, trapped):
-                return True
+                return card
             locked_above[card] += 1
-    return False
+    return -1
 
 
 def _never_placed(profile: Profile, pos: Position, card: int, loose: list[int], trapped: list[int]) -> bool:

@@ -33,7 +33,7 @@ from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
 from crescent_ref.solver import suits
 from crescent_ref.solver.canon import key, steps
-from crescent_ref.solver.dead import dead
+from crescent_ref.solver.dead import dead, explain
 from crescent_ref.solver.orders import PORTFOLIO, Order, depth_first, slices
 from crescent_ref.solver.safe import safe_move
 
@@ -66,6 +66,7 @@ class Answer:
     thoughtful: bool = False
     limit: str = ""  # for ``unknown``: the budget that ran out (nodes, seconds, stored)
     searches: int = 1  # searches run (restarts + 1)
+    proof: str = ""  # for ``not winnable``: how it was proved
 
     def line_text(self) -> str:
         """The line in action notation, one space between actions."""
@@ -114,7 +115,9 @@ class Search:
         """Search from ``start``."""
         status, moves = self.judge(start)
         if status in ("won", "lost"):
-            return self.answer("winnable" if status == "won" else "not winnable")
+            return self.answer("winnable" if status == "won" else "not winnable", proof="the game is lost already")
+        if self.prune and (why := explain(self.profile, start)):
+            return self.answer("not winnable", proof=f"dead at the start: {why}")
         root = key(self.profile, start)
         self.parents[root] = (b"", ())
         self.push(root, start, moves)
@@ -143,7 +146,8 @@ class Search:
                     self.tick(self.nodes)
                 if limit := self.exhausted():
                     return self.answer("unknown", limit=limit)
-        return self.answer("not winnable")
+        return self.answer("not winnable", proof=f"search space exhausted: {len(self.parents)} positions met, "
+                                                 "none won, the rest proved dead")
 
     def hopeless(self, pos: Position) -> bool:
         """Proved dead (dead.py, suits.py), when pruning."""
@@ -194,10 +198,10 @@ class Search:
             found.append(step)
         return tuple(a for step in reversed(found) for a in step)
 
-    def answer(self, verdict: Verdict, won: bytes = b"", limit: str = "") -> Answer:
+    def answer(self, verdict: Verdict, won: bytes = b"", limit: str = "", proof: str = "") -> Answer:
         line = self.line_to(won) if won else ()
         return Answer(verdict, line, self.nodes, time.process_time() - self.started, len(self.parents),
-                      self.profile.closed, limit)
+                      self.profile.closed, limit, proof=proof)
 
 
 ORDERS = ("portfolio", "depth-first")
@@ -237,7 +241,7 @@ class Restarts:
                 break
         limit = answer.limit if answer.limit == "stored" else self.spent(nodes, began)
         return Answer(answer.verdict, answer.line, nodes, time.process_time() - began, stored, answer.thoughtful,
-                      limit if answer.verdict == "unknown" else "", count)
+                      limit if answer.verdict == "unknown" else "", count, answer.proof)
 
     def spent(self, nodes: int, began: float) -> str:
         if nodes >= self.budget.nodes:
