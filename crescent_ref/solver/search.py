@@ -106,36 +106,37 @@ class Search:
     tick: Callable[[int], object] | None = None  # told the node count now and then (progress)
     memo: dict[bytes, str] = field(default_factory=dict)
     parents: dict[bytes, tuple[bytes, Step]] = field(default_factory=dict)
-    frontier: list[tuple[int, int, bytes, Position, list[Action]]] = field(default_factory=list)
+    frontier: list[tuple[int, int, bytes, Position]] = field(default_factory=list)
     nodes: int = 0
     started: float = field(default_factory=time.process_time)
     ticks: itertools.count[int] = field(default_factory=itertools.count)
 
     def run(self, start: Position) -> Answer:
         """Search from ``start``."""
-        status, moves = self.judge(start)
+        status = self.judge(start)[0]
         if status in ("won", "lost"):
             return self.answer("winnable" if status == "won" else "not winnable", proof="the game is lost already")
         if self.prune and (why := explain(self.profile, start)):
             return self.answer("not winnable", proof=f"dead at the start: {why}")
         root = key(self.profile, start)
         self.parents[root] = (b"", ())
-        self.push(root, start, moves)
+        self.push(root, start)
         return self.loop()
 
     def judge(self, pos: Position) -> tuple[str, list[Action]]:
         moves = movegen.pile_moves(self.profile, pos)
         return status_of(self.profile, pos, moves), moves
 
-    def push(self, pos_key: bytes, pos: Position, moves: list[Action]) -> None:
-        """Queue a position with its pile moves (listed once, when its status was judged)."""
-        heapq.heappush(self.frontier, (-self.order(pos), -next(self.ticks), pos_key, pos, moves))
+    def push(self, pos_key: bytes, pos: Position) -> None:
+        """Queue a position; its moves are listed when it is expanded (most queued ones never are)."""
+        heapq.heappush(self.frontier, (-self.order(pos), -next(self.ticks), pos_key, pos))
 
     def loop(self) -> Answer:
         expanded = 0
         while self.frontier:
-            _, _, pos_key, pos, moves = heapq.heappop(self.frontier)
-            if self.hopeless(pos):
+            _, _, pos_key, pos = heapq.heappop(self.frontier)
+            status, moves = self.judge(pos)
+            if status == "lost" or self.hopeless(pos):
                 continue
             won = self.expand(pos_key, pos, moves)
             if won is not None:
@@ -176,11 +177,9 @@ class Search:
             if child_key in self.parents:
                 continue
             self.parents[child_key] = (pos_key, step)
-            status, child_moves = self.judge(child)
-            if status == "won":
+            if child.won():
                 return child_key
-            if status != "lost":
-                self.push(child_key, child, child_moves)
+            self.push(child_key, child)
         return None
 
     def exhausted(self) -> str:
