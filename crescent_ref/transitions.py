@@ -64,8 +64,10 @@ def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
 
 def reshuffle(pos: Position) -> Position:
     """Bottom card of every pile of two or more cards to its top; one reshuffle fewer."""
-    piles = tuple(p[1:] + p[:1] if len(p) > 1 else p for p in pos.piles)
-    hidden = tuple(h - 1 if h and len(p) > 1 else h for p, h in zip(pos.piles, pos.hidden, strict=True))
+    piles = tuple([p[1:] + p[:1] if len(p) > 1 else p for p in pos.piles])
+    hidden = pos.hidden
+    if any(hidden):  # an open deal has none face down
+        hidden = tuple([h - 1 if h and len(p) > 1 else h for p, h in zip(pos.piles, hidden, strict=True)])
     return pos._replace(piles=piles, hidden=hidden, reshuffles=pos.reshuffles - 1)
 
 
