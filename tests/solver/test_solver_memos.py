@@ -4,6 +4,8 @@ plain answers: the same positions judged with the memos warm and with them clear
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import pytest
 
@@ -17,6 +19,7 @@ from crescent_ref.solver.dead import dead
 from crescent_ref.solver.orders import burial, features, tangles
 from tests.solver.small import PROFILES, meeting_position, small_position
 
+T = TypeVar("T")
 CODES = ("CR1-N-AAAFYYB", "CR1-N-BAAAAAA", "CR1-N-AABPSMH")
 
 
@@ -47,14 +50,21 @@ def test_features_are_burial_and_tangles(profile: str) -> None:
     assert len({t for _, t in warm}) > 5 and len({b for b, _ in warm}) > 5  # the sample varies
 
 
-@pytest.mark.parametrize("profile", PROFILES)
-def test_dead_verdicts_do_not_depend_on_the_memo(profile: str) -> None:
-    rules, found = get_profile(profile), positions(profile)
-    warm = [dead(rules, pos) for pos in found]
+def warm_and_cold(judge: Callable[[Position], T], memo: dict[Any, Any], found: list[Position]
+                   ) -> tuple[list[T], list[T]]:
+    """``judge`` of each position with the memo kept, then with the memo cleared before each."""
+    warm = [judge(pos) for pos in found]
     cold = []
     for pos in found:
-        dead_module._VERDICTS.clear()
-        cold.append(dead(rules, pos))
+        memo.clear()
+        cold.append(judge(pos))
+    return warm, cold
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_dead_verdicts_do_not_depend_on_the_memo(profile: str) -> None:
+    rules = get_profile(profile)
+    warm, cold = warm_and_cold(lambda pos: dead(rules, pos), dead_module._VERDICTS, positions(profile))
     assert warm == cold and any(warm) and not all(warm)
 
 
@@ -73,9 +83,5 @@ def test_the_memos_are_cleared_when_full(monkeypatch: pytest.MonkeyPatch) -> Non
 @pytest.mark.parametrize("profile", PROFILES)
 def test_keys_do_not_depend_on_the_memo(profile: str) -> None:
     rules, found = get_profile(profile), positions(profile)
-    warm = [key(rules, pos) for pos in found]
-    cold = []
-    for pos in found:
-        canon._TAILS.clear()
-        cold.append(key(rules, pos))
+    warm, cold = warm_and_cold(lambda pos: key(rules, pos), canon._TAILS, found)
     assert warm == cold and len(set(warm)) > len(found) // 2
