@@ -41,6 +41,7 @@ Verdict = Literal["winnable", "not winnable", "unknown"]
 Step = tuple[Action, ...]  # one search step: a move, a reshuffle, or slides then a move (canon.py)
 CHECK_EVERY = 64  # expansions between looks at the clock
 SUIT_NODES = 3_000  # the budget of one suit's own search (suits.py)
+LOST_SIZE = 1_000_000  # keys proved not winnable kept before the set is cleared
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +97,8 @@ def choices(profile: Profile, pos: Position, pile_moves: list[Action], *, prune:
 
 @dataclass(slots=True)
 class Search:
-    """One best-first search (see the module doc). ``memo`` (one-suit answers) may be shared."""
+    """One best-first search (see the module doc). ``memo`` (one-suit answers) and ``lost`` (keys
+    of positions proved not winnable) may be shared."""
 
     profile: Profile
     budget: Budget
@@ -105,6 +107,7 @@ class Search:
     relax: bool = True
     tick: Callable[[int], object] | None = None  # told the node count now and then (progress)
     memo: dict[bytes, str] = field(default_factory=dict)
+    lost: set[bytes] = field(default_factory=set)
     parents: dict[bytes, tuple[bytes, Step]] = field(default_factory=dict)
     frontier: list[tuple[int, int, bytes, Position]] = field(default_factory=list)
     nodes: int = 0
@@ -136,7 +139,7 @@ class Search:
         while self.frontier:
             _, _, pos_key, pos = heapq.heappop(self.frontier)
             status, moves = self.judge(pos)
-            if status == "lost" or self.hopeless(pos):
+            if status == "lost" or pos_key in self.lost or self.hopeless(pos):
                 continue
             won = self.expand(pos_key, pos, moves)
             if won is not None:
@@ -163,10 +166,21 @@ class Search:
         left = self.budget.seconds - (time.process_time() - self.started)
         if left <= 0:
             return "unknown"  # the budget is spent: the loop stops at its next look at the clock
-        inner = Search(self.profile, Budget(nodes=SUIT_NODES, seconds=left), order=self.order, relax=False)
+        inner = Search(self.profile, Budget(nodes=SUIT_NODES, seconds=left), order=self.order, relax=False,
+                       lost=self.lost)
         answer = inner.run(part)
         self.nodes += answer.nodes
+        if answer.verdict == "not winnable":
+            self.remember_lost(inner.parents)
         return answer.verdict
+
+    def remember_lost(self, met: dict[bytes, tuple[bytes, Step]]) -> None:
+        """An exhausted search proves every position it met not winnable: each was expanded (a
+        winnable one has a winnable child among those generated, so a win would have been met)
+        or proved dead."""
+        if len(self.lost) + len(met) > LOST_SIZE:
+            self.lost.clear()
+        self.lost.update(met)
 
     def expand(self, pos_key: bytes, pos: Position, moves: list[Action]) -> bytes | None:
         """Generate the children of one position; the key of a won child, if any."""
@@ -226,6 +240,7 @@ class Restarts:
     prune: bool
     tick: Callable[[int], object] | None
     memo: dict[bytes, str] = field(default_factory=dict)  # one-suit answers hold for every order
+    lost: set[bytes] = field(default_factory=set)  # so do positions proved not winnable
 
     def run(self, start: Position) -> Answer:
         began, nodes, stored, count = time.process_time(), 0, 0, 0
@@ -233,7 +248,8 @@ class Restarts:
         for order, size in slices(PORTFOLIO):
             left = Budget(min(size, self.budget.nodes - nodes), self.budget.seconds - (time.process_time() - began),
                           self.budget.stored)
-            search = Search(self.profile, left, self.prune, order, tick=self.progress(nodes), memo=self.memo)
+            search = Search(self.profile, left, self.prune, order, tick=self.progress(nodes), memo=self.memo,
+                            lost=self.lost)
             answer = search.run(start)
             nodes, stored, count = nodes + answer.nodes, max(stored, answer.stored), count + 1
             if answer.verdict != "unknown" or answer.limit == "stored" or self.spent(nodes, began):

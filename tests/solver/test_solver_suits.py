@@ -1,5 +1,6 @@
 """One suit at a time (crescent_ref/solver/suits.py): with no reshuffle left, a suit that cannot be
-won alone proves the position dead; never for a winnable position (brute force judges)."""
+won alone proves the position dead; never for a winnable position (brute force judges). And the
+positions an exhausted search met are kept as proved not winnable (search.Search.lost)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import pytest
 from crescent_ref.position import Position
 from crescent_ref.profiles import get_profile
 from crescent_ref.solver import suits
-from crescent_ref.solver.search import Budget, Search
+from crescent_ref.solver.canon import key
+from crescent_ref.solver.dead import dead
+from crescent_ref.solver.search import Budget, Search, after
 from tests.solver.small import PROFILES, brute_force, meeting_position, small_position
 
 NO_AUTOPLAY = [p for p in PROFILES if not get_profile(p).autoplay]
@@ -54,3 +57,38 @@ def test_nor_where_foundations_meet_or_a_card_is_held(profile: str) -> None:
             fired += 1
             assert not brute_force(profile, pos), (seed, pos.to_text())
     assert fired >= 3
+
+
+def met_position(search: Search, start: Position, end: bytes) -> Position:
+    """The position a search met under key ``end``, rebuilt by replaying its steps from ``start``."""
+    pos = start
+    for action in search.line_to(end):
+        pos = after(search.profile, pos, (action,))
+    return pos
+
+
+@pytest.mark.parametrize("profile", NO_AUTOPLAY)
+def test_every_position_an_exhausted_search_met_is_not_winnable(profile: str) -> None:
+    rules, checked = get_profile(profile), 0
+    for seed in range(120):
+        start = small_position(seed, most=9)._replace(reshuffles=0)
+        search = Search(rules, Budget(nodes=20_000), relax=False)
+        if search.run(start).verdict != "not winnable" or len(search.parents) < 3:
+            continue
+        for met in list(search.parents)[:8]:
+            assert not brute_force(profile, met_position(search, start, met)), (seed, start.to_text())
+            checked += 1
+    assert checked >= 40
+
+
+def test_positions_proved_lost_are_shared_and_pruned() -> None:
+    rules, shared = get_profile("app"), 0
+    for seed in range(150):
+        pos = small_position(seed, most=10)._replace(reshuffles=0)
+        search = Search(rules, Budget(nodes=20_000))
+        if dead(rules, pos) or search.run(pos).verdict != "not winnable" or not search.lost:
+            continue
+        shared += 1  # a one-suit search was exhausted: the positions it met are kept as lost
+        again = Search(rules, Budget(nodes=20_000), lost={key(rules, pos)})
+        assert again.run(pos).verdict == "not winnable" and again.nodes == 0  # pruned at once
+    assert shared >= 5
