@@ -9,8 +9,10 @@ that first reached it, and a frontier of positions still to expand, taken most p
 whatever the path to it: expanding each key once is enough, and cycles (moves between foundations
 make them) end at a seen key. Positions proved dead (``dead``: a locked card that can never be
 placed; ``suits``: with no reshuffle left, a suit that cannot be won alone) are dropped like lost
-ones. So each search is exact: ``winnable`` comes with the line to the first won position, ``not
-winnable`` means the frontier ran dry (every reachable position seen or proved dead, none won).
+ones, and so are the positions an exhausted one-suit search met (every one of them is proved not
+winnable: ``lost``, kept for the whole solve). So each search is exact: ``winnable`` comes with
+the line to the first won position, ``not winnable`` means the frontier ran dry (every reachable
+position seen or proved dead, none won).
 
 ``solve`` runs searches one after another with the orders of ``orders.PORTFOLIO``, each for a
 slice of nodes that doubles each round, until one answers or the budget (nodes, seconds, stored
