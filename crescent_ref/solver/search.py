@@ -33,7 +33,7 @@ from crescent_ref.actions import RESHUFFLE, Action
 from crescent_ref.game import Game, status_of
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
-from crescent_ref.solver import suits
+from crescent_ref.solver import last, suits
 from crescent_ref.solver.canon import key, steps
 from crescent_ref.solver.dead import dead, explain
 from crescent_ref.solver.orders import PORTFOLIO, Order, depth_first, slices
@@ -43,6 +43,7 @@ Verdict = Literal["winnable", "not winnable", "unknown"]
 Step = tuple[Action, ...]  # one search step: a move, a reshuffle, or slides then a move (canon.py)
 CHECK_EVERY = 64  # expansions between looks at the clock
 SUIT_NODES = 3_000  # the budget of one suit's own search (suits.py)
+LAST_NODES = 3_000  # the budget of one suit's search before its last reshuffle (last.py)
 LOST_SIZE = 1_000_000  # keys proved not winnable kept before the set is cleared
 
 
@@ -162,7 +163,7 @@ class Search:
         if dead(self.profile, pos):
             return True
         return self.relax and suits.applies(self.profile, pos) and suits.some_suit_lost(
-            self.profile, pos, self.solve_suit, self.memo)
+            self.profile, pos, self.solve_suit, self.memo, self.solve_last)
 
     def solve_suit(self, part: Position) -> str:
         left = self.budget.seconds - (time.process_time() - self.started)
@@ -175,6 +176,14 @@ class Search:
         if answer.verdict == "not winnable":
             self.remember_lost(inner.parents)
         return answer.verdict
+
+    def solve_last(self, part: Position, marks: tuple[bool, ...]) -> str:
+        """A one-suit position with its last reshuffle (last.py), within LAST_NODES positions."""
+        verdict, made = last.solve(self.profile, part, marks,
+                                   lambda after: suits.zero(self.profile, after, self.solve_suit, self.memo),
+                                   LAST_NODES)
+        self.nodes += made
+        return verdict
 
     def remember_lost(self, met: dict[bytes, tuple[bytes, Step]]) -> None:
         """An exhausted search proves every position it met not winnable: each was expanded (a

@@ -36,37 +36,55 @@ from collections.abc import Callable
 from crescent_ref.cards import ACE, KING
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
+from crescent_ref.solver import last
 from crescent_ref.solver.canon import key
 
 SolveOne = Callable[[Position], str]  # solves a one-suit position: "winnable", "not winnable", "unknown"
+SolveLast = Callable[[Position, tuple[bool, ...]], str]  # the same with one reshuffle left (last.py)
 
 
 def applies(profile: Profile, pos: Position) -> bool:
-    """The claim covers the position: no reshuffle left, no autoplay."""
-    return pos.reshuffles == 0 and not profile.autoplay
+    """The claim covers the position: no autoplay, and no reshuffle left (this module) or one
+    (``last.py``)."""
+    return pos.reshuffles <= 1 and not profile.autoplay
 
 
 def one_suit(pos: Position, suit: int) -> Position:
-    """``P_s``: the suit's pile cards in order, every other suit home."""
+    """``P_s``: the suit's pile cards in order, every other suit home, the reshuffles left kept."""
     piles = tuple(tuple(c for c in pile if c // 13 == suit) for pile in pos.piles)
     others = [s != suit for s in range(4)]
     up = tuple(KING if o else r for o, r in zip(others, pos.up, strict=True))
     down = tuple(ACE if o else r for o, r in zip(others, pos.down, strict=True))
     held = tuple(0 if o else r for o, r in zip(others, pos.held, strict=True))
-    return Position(piles, (0,) * len(piles), up, down, held, 0, 0)
+    return Position(piles, (0,) * len(piles), up, down, held, pos.reshuffles, 0)
 
 
-def some_suit_lost(profile: Profile, pos: Position, solve_one: SolveOne, memo: dict[bytes, str]) -> bool:
-    """Some suit alone is proved not winnable (the caller checked ``applies``)."""
+def some_suit_lost(profile: Profile, pos: Position, solve_one: SolveOne, memo: dict[bytes, str],
+                   solve_last: SolveLast | None = None) -> bool:
+    """Some suit alone is proved not winnable (the caller checked ``applies``; with a reshuffle
+    left, only when ``solve_last`` is given)."""
     suits = {c // 13 for pile in pos.piles for c in pile}
-    if len(suits) < 2:
+    if len(suits) < 2 and pos.reshuffles == 0:
         return False  # the one suit's position is the position itself
     for suit in suits:
-        part = one_suit(pos, suit)
-        part_key = key(profile, part)
-        verdict = memo.get(part_key)
-        if verdict is None:
-            verdict = memo[part_key] = solve_one(part)
+        if pos.reshuffles == 0:
+            verdict = zero(profile, one_suit(pos, suit), solve_one, memo)
+        elif solve_last is not None:
+            marks = last.rotating(pos, suit)
+            part = one_suit(pos, suit)
+            part_key = last.marked_key(part, marks)
+            verdict = memo.get(part_key) or memo.setdefault(part_key, solve_last(part, marks))
+        else:
+            return False
         if verdict == "not winnable":
             return True
     return False
+
+
+def zero(profile: Profile, part: Position, solve_one: SolveOne, memo: dict[bytes, str]) -> str:
+    """A one-suit position's verdict with no reshuffle left, remembered by its key."""
+    part_key = key(profile, part)
+    verdict = memo.get(part_key)
+    if verdict is None:
+        verdict = memo[part_key] = solve_one(part)
+    return verdict

@@ -8,7 +8,7 @@ import pytest
 
 from crescent_ref.position import Position
 from crescent_ref.profiles import get_profile
-from crescent_ref.solver import suits
+from crescent_ref.solver import last, suits
 from crescent_ref.solver.canon import key
 from crescent_ref.solver.dead import dead
 from crescent_ref.solver.search import Budget, Search, after
@@ -33,6 +33,46 @@ def test_a_suit_lost_alone_means_the_position_is_not_winnable(profile: str) -> N
     assert fired >= 20
 
 
+def suit_lost_last(profile: str, pos: Position) -> bool:
+    """``some_suit_lost`` with one reshuffle left (crescent_ref/solver/last.py)."""
+    rules = get_profile(profile)
+    search = Search(rules, Budget(nodes=200_000), relax=False)
+    return suits.some_suit_lost(rules, pos, search.solve_suit, {}, search.solve_last)
+
+
+@pytest.mark.parametrize("profile", NO_AUTOPLAY)
+def test_a_suit_lost_with_its_last_reshuffle_means_the_position_is_not_winnable(profile: str) -> None:
+    fired = 0
+    for seed in range(200):
+        pos = small_position(seed, most=10)._replace(reshuffles=1)
+        if suit_lost_last(profile, pos):
+            fired += 1
+            assert not brute_force(profile, pos), (seed, pos.to_text())
+    assert fired >= 10
+
+
+@pytest.mark.parametrize("profile", NO_AUTOPLAY)
+def test_the_last_reshuffle_rule_on_meeting_foundations(profile: str) -> None:
+    fired = 0
+    for seed in range(50):
+        pos = meeting_position(seed, profile)._replace(reshuffles=1)
+        if suit_lost_last(profile, pos):
+            fired += 1
+            assert not brute_force(profile, pos), (seed, pos.to_text())
+    assert fired >= 2
+
+
+def test_only_piles_with_the_suit_at_the_bottom_rotate() -> None:
+    # clubs: the King foundation at 3♣ needs 2♣ then A♣, and A♣ lies on 2♣. With A♠ at the
+    # bottom the last reshuffle lifts A♠, not 2♣: lost. With 2♣ at the bottom it lifts 2♣: won.
+    text = "up:K♠,K♥,K♦,K♣ down:2♠,A♥,A♦,3♣ piles:{}/-/-/-/-/-/-/-/-/-/-/-/-/-/-/- reshuffles:1 moves:0"
+    spade = Position.from_text(text.format("A♠,2♣,A♣"))
+    assert suit_lost_last("app", spade) and not brute_force("app", spade)
+    bottom = Position.from_text(text.format("2♣,A♠,A♣"))
+    assert not suit_lost_last("app", bottom) and brute_force("app", bottom)
+    assert last.rotating(spade, 3)[0] is False and last.rotating(bottom, 3)[0] is True
+
+
 def test_one_suit_keeps_the_suits_cards_in_order_and_sends_the_rest_home() -> None:
     pos = Position.from_text("up:K♠,K♥,Q♦,K♣ down:A♠,A♥,A♦,3♣ piles:2♣,K♦,A♣/-/-/-/-/-/-/-/-/-/-/-/-/-/-/- "
                              "reshuffles:0 moves:0")
@@ -41,11 +81,15 @@ def test_one_suit_keeps_the_suits_cards_in_order_and_sends_the_rest_home() -> No
     assert suit_lost("app", pos) and not brute_force("app", pos)
 
 
-def test_reshuffles_left_or_autoplay_turn_it_off() -> None:
+def test_two_reshuffles_left_or_autoplay_turn_it_off() -> None:
     pos = small_position(1)._replace(reshuffles=0)
     assert suits.applies(get_profile("app"), pos)
-    assert not suits.applies(get_profile("app"), pos._replace(reshuffles=1))
+    assert suits.applies(get_profile("app"), pos._replace(reshuffles=1))  # last.py
+    assert not suits.applies(get_profile("app"), pos._replace(reshuffles=2))
     assert not suits.applies(get_profile("open"), pos)
+    lost_at_one = Position.from_text("up:K♠,K♥,K♦,K♣ down:2♠,A♥,A♦,3♣ piles:A♠,2♣,A♣/-/-/-/-/-/-/-/-/-/-/-/-/-/-/- "
+                                     "reshuffles:1 moves:0")
+    assert not suit_lost("app", lost_at_one)  # without solve_last a reshuffle left proves nothing
 
 
 @pytest.mark.parametrize("profile", ["app", "hoffmann-1892+reversal"])
