@@ -44,6 +44,7 @@ Step = tuple[Action, ...]  # one search step: a move, a reshuffle, or slides the
 CHECK_EVERY = 64  # expansions between looks at the clock
 SUIT_NODES = 3_000  # the budget of one suit's own search (suits.py)
 LAST_NODES = 3_000  # the budget of one suit's search before its last reshuffle (last.py)
+LAST_FROM = len(PORTFOLIO)  # the searches before it skip last.py: its proofs cost more than an easy win
 LOST_SIZE = 1_000_000  # keys proved not winnable kept before the set is cleared
 
 
@@ -108,6 +109,7 @@ class Search:
     prune: bool = True
     order: Order = PORTFOLIO[0]
     relax: bool = True
+    last: bool = True  # also the one-suit rule with one reshuffle left (last.py)
     tick: Callable[[int], object] | None = None  # told the node count now and then (progress)
     memo: dict[bytes, str] = field(default_factory=dict)
     lost: set[bytes] = field(default_factory=set)
@@ -163,7 +165,7 @@ class Search:
         if dead(self.profile, pos):
             return True
         return self.relax and suits.applies(self.profile, pos) and suits.some_suit_lost(
-            self.profile, pos, self.solve_suit, self.memo, self.solve_last)
+            self.profile, pos, self.solve_suit, self.memo, self.solve_last if self.last else None)
 
     def solve_suit(self, part: Position) -> str:
         left = self.budget.seconds - (time.process_time() - self.started)
@@ -260,7 +262,7 @@ class Restarts:
             left = Budget(min(size, self.budget.nodes - nodes), self.budget.seconds - (time.process_time() - began),
                           self.budget.stored)
             search = Search(self.profile, left, self.prune, order, tick=self.progress(nodes), memo=self.memo,
-                            lost=self.lost)
+                            lost=self.lost, last=count >= LAST_FROM)
             answer = search.run(start)
             nodes, stored, count = nodes + answer.nodes, max(stored, answer.stored), count + 1
             if answer.verdict != "unknown" or answer.limit == "stored" or self.spent(nodes, began):
