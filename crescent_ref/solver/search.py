@@ -181,11 +181,16 @@ class Search:
 
     def solve_last(self, part: Position, marks: tuple[bool, ...]) -> str:
         """A one-suit position with its last reshuffle (last.py), within LAST_NODES positions."""
-        verdict, made = last.solve(self.profile, part, marks,
-                                   lambda after: suits.zero(self.profile, after, self.solve_suit, self.memo),
-                                   LAST_NODES)
+        verdict, made = last.solve(self.profile, part, marks, self.solve_after, LAST_NODES)
         self.nodes += made
         return verdict
+
+    def solve_after(self, after: Position) -> str:
+        """``last.py``'s question about a position after its reshuffle; "unknown" once the time
+        budget is spent (remembered answers too, so that a long run of them cannot overshoot)."""
+        if time.process_time() - self.started >= self.budget.seconds:
+            return "unknown"
+        return suits.zero(self.profile, after, self.solve_suit, self.memo)
 
     def remember_lost(self, met: dict[bytes, tuple[bytes, Step]]) -> None:
         """An exhausted search proves every position it met not winnable: each was expanded (a
