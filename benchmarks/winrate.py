@@ -57,7 +57,7 @@ def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
     p = hits / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return 100 * (centre - half), 100 * (centre + half)
+    return max(0.0, 100 * (centre - half)), min(100.0, 100 * (centre + half))
 
 
 def load(path: Path) -> dict[str, Any]:
