@@ -4,6 +4,8 @@ positions an exhausted search met are kept as proved not winnable (search.Search
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 import pytest
 
 from crescent_ref.position import Position
@@ -22,15 +24,20 @@ def suit_lost(profile: str, pos: Position) -> bool:
     return suits.some_suit_lost(rules, pos, Search(rules, Budget(nodes=20_000), relax=False).solve_suit, {})
 
 
+def fired(profile: str, positions: Iterable[Position], rule: Callable[[str, Position], bool]) -> int:
+    """How many of ``positions`` the rule proves dead, each checked not winnable by brute force."""
+    count = 0
+    for pos in positions:
+        if rule(profile, pos):
+            count += 1
+            assert not brute_force(profile, pos), pos.to_text()
+    return count
+
+
 @pytest.mark.parametrize("profile", NO_AUTOPLAY)
 def test_a_suit_lost_alone_means_the_position_is_not_winnable(profile: str) -> None:
-    fired = 0
-    for seed in range(150):
-        pos = small_position(seed, most=10)._replace(reshuffles=0)
-        if suit_lost(profile, pos):
-            fired += 1
-            assert not brute_force(profile, pos), (seed, pos.to_text())
-    assert fired >= 20
+    positions = (small_position(seed, most=10)._replace(reshuffles=0) for seed in range(150))
+    assert fired(profile, positions, suit_lost) >= 20
 
 
 def suit_lost_last(profile: str, pos: Position) -> bool:
@@ -42,24 +49,14 @@ def suit_lost_last(profile: str, pos: Position) -> bool:
 
 @pytest.mark.parametrize("profile", NO_AUTOPLAY)
 def test_a_suit_lost_with_its_last_reshuffle_means_the_position_is_not_winnable(profile: str) -> None:
-    fired = 0
-    for seed in range(200):
-        pos = small_position(seed, most=10)._replace(reshuffles=1)
-        if suit_lost_last(profile, pos):
-            fired += 1
-            assert not brute_force(profile, pos), (seed, pos.to_text())
-    assert fired >= 10
+    positions = (small_position(seed, most=10)._replace(reshuffles=1) for seed in range(200))
+    assert fired(profile, positions, suit_lost_last) >= 10
 
 
 @pytest.mark.parametrize("profile", NO_AUTOPLAY)
 def test_the_last_reshuffle_rule_on_meeting_foundations(profile: str) -> None:
-    fired = 0
-    for seed in range(50):
-        pos = meeting_position(seed, profile)._replace(reshuffles=1)
-        if suit_lost_last(profile, pos):
-            fired += 1
-            assert not brute_force(profile, pos), (seed, pos.to_text())
-    assert fired >= 2
+    positions = (meeting_position(seed, profile)._replace(reshuffles=1) for seed in range(50))
+    assert fired(profile, positions, suit_lost_last) >= 2
 
 
 def test_only_piles_with_the_suit_at_the_bottom_rotate() -> None:
