@@ -42,7 +42,7 @@ def check_code(adapter: Adapter, profile: str, code: str, budget: Budget) -> Cod
     """Solve ``code`` on the reference and, when it is winnable, replay the line on ``adapter``."""
     answer = solve(Game.deal(profile, code), budget)
     if answer.verdict == "not winnable":
-        return CodeCheck(code, profile, "not-winnable", f"proved: {answer.stored} positions searched, none won")
+        return CodeCheck(code, profile, "not-winnable", f"proved: {answer.proof}")
     if answer.verdict == "unknown":
         return CodeCheck(code, profile, "unknown", f"the solver's {answer.limit} budget ran out")
     adapter.start(profile, code=code)

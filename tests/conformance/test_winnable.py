@@ -41,6 +41,12 @@ def test_an_undecided_code_is_unknown_and_the_check_does_not_pass() -> None:
     assert exit_code([CodeCheck("x", "app", "not-winnable", "proved")]) == 1
 
 
+def test_a_claim_on_a_deal_proved_not_winnable_is_false_and_says_why() -> None:
+    check = check_code(ReferenceAdapter(), "hoffmann-1892", "CR1-N-AUVOGSX", BUDGET)  # docs/solver.md
+    assert check.finding == "not-winnable" and exit_code([check]) == 1
+    assert check.detail.startswith("proved: dead at the start: A♥ on pile 6 is locked")
+
+
 def test_the_subcommand_reports_each_code(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["winnable", "--profile", "app", "--codes", EASY, "--nodes", "40000"]) == 0
     out = capsys.readouterr().out
