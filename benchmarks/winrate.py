@@ -30,6 +30,7 @@ import math
 import multiprocessing
 import os
 import resource
+import signal
 import statistics
 import time
 from pathlib import Path
@@ -96,13 +97,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     done = {(r["profile"], r["code"]) for r in data["results"]}
     todo = [(p, c) for c in (args.codes or codes(args.count)) for p in args.profiles if (p, c) not in done]
     budget = Budget(nodes=args.nodes, seconds=args.seconds)
-    with multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=50) as pool:
+    with multiprocessing.get_context("fork").Pool(args.jobs, ignore_interrupts, maxtasksperchild=50) as pool:
         answers = pool.imap(functools.partial(solve_pair, budget=budget), todo)
         for result in progress(answers, "solving", total=len(todo), unit="deal"):
             data["results"].append(result)
             data["machine"] = machine()
             save(args.out, data)
     return data
+
+
+def ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to the main process, which stops the pool and says so."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def solve_pair(pair: tuple[str, str], budget: Budget) -> dict[str, Any]:
@@ -192,4 +198,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        raise SystemExit("interrupted: the solves finished so far are saved; run again to resume") from None
