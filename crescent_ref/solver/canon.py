@@ -32,8 +32,8 @@ Reshuffles left, the foundations and the hold are kept: each changes what can st
 
 from __future__ import annotations
 
-from crescent_ref import movegen
-from crescent_ref.actions import DOWN, PILES, UP, Action
+from crescent_ref import movegen, transitions
+from crescent_ref.actions import DOWN, PILES, RESHUFFLE, UP, Action
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
 
@@ -116,3 +116,15 @@ def home(pos: Position, src: int) -> tuple[Action, ...]:
 
 def _rank(move: Action) -> int:
     return 0 if move.src < PILES <= move.dst else 1 if move.src < PILES else 2
+
+
+def after(profile: Profile, pos: Position, step: tuple[Action, ...]) -> Position:
+    """The position after the accepted actions of ``step``, the profile's autoplay included."""
+    for action in step:
+        if action is RESHUFFLE:
+            pos = transitions.reshuffle(pos)
+        else:
+            pos = transitions.move(pos, action.src, action.dst, count=1)
+        if profile.autoplay:
+            pos = transitions.autoplay(profile, pos)[0]
+    return pos

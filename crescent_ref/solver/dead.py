@@ -56,13 +56,13 @@ def witness(profile: Profile, pos: Position) -> tuple[int, int] | None:
     for pile in pos.piles:
         for card in pile:
             loose[card] += 1
-    deep = pos.reshuffles + 1
+    deep, near = pos.reshuffles + 1, tables(profile).near
     verdicts = _verdicts(profile, pos, loose)
     for number, pile in enumerate(pos.piles):
         if len(pile) > deep:
             found = verdicts.get(pile)
             if found is None:
-                found = verdicts[pile] = _pile_dead(profile, pos, pile, loose, tables(profile).near)
+                found = verdicts[pile] = _pile_dead(profile, pos, pile, loose, near)
             if found >= 0:
                 return number, found
     return None
@@ -86,7 +86,7 @@ MEMO_SIZE = 2_000  # states remembered before the memo is cleared
 def _verdicts(profile: Profile, pos: Position, loose: list[int]) -> dict[tuple[int, ...], int]:
     """The piles judged so far in this state: ``_pile_dead`` reads nothing else of the position
     than the pile, the loose counts, the foundations, the hold and the reshuffles left."""
-    state = (id(profile), profile, pos.up, pos.down, pos.held, pos.reshuffles, *loose)
+    state = (profile, pos.up, pos.down, pos.held, pos.reshuffles, *loose)
     found = _VERDICTS.get(state)
     if found is None:
         if len(_VERDICTS) >= MEMO_SIZE:

@@ -32,11 +32,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from crescent_ref import movegen, transitions
-from crescent_ref.actions import Action
+from crescent_ref import movegen
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
-from crescent_ref.solver.canon import steps
+from crescent_ref.solver.canon import after, steps
 from crescent_ref.solver.dead import dead
 
 MARK = b"L"  # first byte of a marked key: a card index (0..51) or the separator never is
@@ -70,21 +69,16 @@ def solve(profile: Profile, start: Position, marks: tuple[bool, ...], solve_zero
             return "winnable", made
         if dead(profile, pos):
             continue
-        after = solve_zero(reshuffle(pos, marks))
-        if after != "not winnable":
-            return after, made
+        verdict = solve_zero(reshuffle(pos, marks))
+        if verdict != "not winnable":
+            return verdict, made
         for step in steps(profile, pos, movegen.pile_moves(profile, pos)):
             made += 1
             if made > nodes:
                 return "unknown", made
-            child = _play(pos, step)
+            child = after(profile, pos, step)._replace(moves=0)  # no autoplay here (suits.applies)
             if child not in seen:
                 seen.add(child)
                 todo.append(child)
     return "not winnable", made
 
-
-def _play(pos: Position, step: tuple[Action, ...]) -> Position:
-    for action in step:
-        pos = transitions.move(pos, action.src, action.dst)
-    return pos

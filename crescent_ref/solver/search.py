@@ -28,13 +28,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from crescent_ref import movegen, transitions
+from crescent_ref import movegen
 from crescent_ref.actions import RESHUFFLE, Action
 from crescent_ref.game import Game, status_of
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
 from crescent_ref.solver import last, suits
-from crescent_ref.solver.canon import key, steps
+from crescent_ref.solver.canon import after, key, steps
 from crescent_ref.solver.dead import dead, explain
 from crescent_ref.solver.orders import PORTFOLIO, Order, depth_first, slices
 from crescent_ref.solver.safe import safe_move
@@ -76,18 +76,6 @@ class Answer:
     def line_text(self) -> str:
         """The line in action notation, one space between actions."""
         return " ".join(str(a) for a in self.line)
-
-
-def after(profile: Profile, pos: Position, step: Step) -> Position:
-    """The position after the accepted actions of ``step``, the profile's autoplay included."""
-    for action in step:
-        if action is RESHUFFLE:
-            pos = transitions.reshuffle(pos)
-        else:
-            pos = transitions.move(pos, action.src, action.dst, count=1)
-        if profile.autoplay:
-            pos = transitions.autoplay(profile, pos)[0]
-    return pos
 
 
 def choices(profile: Profile, pos: Position, pile_moves: list[Action], *, prune: bool = True) -> list[Step]:

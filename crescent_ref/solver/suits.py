@@ -70,10 +70,7 @@ def some_suit_lost(profile: Profile, pos: Position, solve_one: SolveOne, memo: d
         if pos.reshuffles == 0:
             verdict = zero(profile, one_suit(pos, suit), solve_one, memo)
         elif solve_last is not None:
-            marks = last.rotating(pos, suit)
-            part = one_suit(pos, suit)
-            part_key = last.marked_key(part, marks)
-            verdict = memo.get(part_key) or memo.setdefault(part_key, solve_last(part, marks))
+            verdict = one_left(one_suit(pos, suit), last.rotating(pos, suit), solve_last, memo)
         else:
             return False
         if verdict == "not winnable":
@@ -87,4 +84,13 @@ def zero(profile: Profile, part: Position, solve_one: SolveOne, memo: dict[bytes
     verdict = memo.get(part_key)
     if verdict is None:
         verdict = memo[part_key] = solve_one(part)
+    return verdict
+
+
+def one_left(part: Position, marks: tuple[bool, ...], solve_last: SolveLast, memo: dict[bytes, str]) -> str:
+    """The same with one reshuffle left (``last.py``), remembered by the marked key."""
+    part_key = last.marked_key(part, marks)
+    verdict = memo.get(part_key)
+    if verdict is None:
+        verdict = memo[part_key] = solve_last(part, marks)
     return verdict

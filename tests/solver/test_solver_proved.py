@@ -1,4 +1,4 @@
-"""Deals proved not winnable (benchmarks/whole_games.py's PROVED, docs/solver.md): the solver's
+"""Deals proved not winnable (the whole games titled so in spec/scenarios/whole-games.yaml): the solver's
 proof, the same in both search orders, and checked another way: random games never free the
 locked card, the plain rules (rules.faults) never let it move, and none is won."""
 
@@ -15,9 +15,14 @@ from crescent_ref.game import Game
 from crescent_ref.rules import faults
 from crescent_ref.solver import Budget, solve
 from crescent_ref.solver.dead import dead, witness
+from crescent_ref.spec_files import load_yaml
 
-PROVED = (("hoffmann-1892", "CR1-N-AUVOGSX"), ("hoffmann-1892", "CR1-N-EPHYDWP"),
-          ("hoffmann-1892", "CR1-N-DAUKHRU"))
+PROVED = [(s["profiles"][0], s["given"]["code"]) for s in load_yaml("scenarios/whole-games.yaml")["scenarios"]
+          if "proved not winnable" in s["title"]]  # the corpus's claims, each re-proved here
+
+
+def test_the_corpus_claims_proved_deals() -> None:
+    assert len(PROVED) >= 3
 
 
 @pytest.mark.parametrize(("profile", "code"), PROVED)

@@ -11,9 +11,9 @@ import pytest
 from crescent_ref.position import Position
 from crescent_ref.profiles import get_profile
 from crescent_ref.solver import last, suits
-from crescent_ref.solver.canon import key
+from crescent_ref.solver.canon import after, key
 from crescent_ref.solver.dead import dead
-from crescent_ref.solver.search import Budget, Search, after
+from crescent_ref.solver.search import Budget, Search
 from tests.solver.small import PROFILES, brute_force, meeting_position, small_position
 
 NO_AUTOPLAY = [p for p in PROFILES if not get_profile(p).autoplay]
