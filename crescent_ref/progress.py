@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Never, TypeVar
+from typing import TYPE_CHECKING, Never, TypeVar
 
-from tqdm import tqdm
+if TYPE_CHECKING:  # tqdm is imported when a bar is drawn: start-up does not pay for it
+    from tqdm import tqdm
 
 T = TypeVar("T")
 
@@ -25,6 +26,11 @@ def shown(quiet: bool = False) -> bool:
 def progress(items: Iterable[T], what: str, *, total: int | None = None, unit: str = "it",
              quiet: bool = False) -> Iterator[T]:
     """Yield ``items``, drawing a bar named ``what`` while they come (see the module doc)."""
+    if not shown(quiet):
+        yield from items
+        return
+    from tqdm import tqdm
+
     bar = tqdm(items, desc=what, total=total, unit=unit, disable=not shown(quiet), file=sys.stderr,
                dynamic_ncols=True, leave=False)
     yield from bar
@@ -32,5 +38,7 @@ def progress(items: Iterable[T], what: str, *, total: int | None = None, unit: s
 
 def counter(what: str, *, total: float | None = None, unit: str = "it", quiet: bool = False) -> tqdm[Never]:
     """A bar to ``update(n)`` by hand (e.g. actions played, seconds spent); close it when done."""
+    from tqdm import tqdm
+
     return tqdm(desc=what, total=total, unit=unit, disable=not shown(quiet), file=sys.stderr,
                 dynamic_ncols=True, leave=False)

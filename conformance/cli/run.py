@@ -17,7 +17,7 @@ from typing import Any
 from conformance.adapter import Adapter, AdapterError, Info
 from conformance.adapters.session import SelectionError, check_selection, make_adapter, plan
 from conformance.cli.common import Command, adapter_options, replay_name, selection_options
-from conformance.corpus.lint import iter_lint
+from conformance.corpus.lint import lint_selected
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
 from conformance.files import check_writable
@@ -89,7 +89,7 @@ def _selection(args: argparse.Namespace) -> list[tuple[Scenario, str]] | None:
     scenarios = load_corpus(args.scenarios)
     check_selection(scenarios, args.profile, args.id)
     pairs = plan(scenarios, args.profile, args.id)
-    faults = list(iter_lint({sc.id: sc for sc, _ in pairs}.values()))
+    faults = list(lint_selected({sc.id: sc for sc, _ in pairs}.values()))
     for fault in faults:
         print(f"crescent-conformance: {fault}", file=sys.stderr)
     return None if faults else pairs

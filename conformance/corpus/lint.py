@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
+from conformance.corpus import load
 from conformance.corpus.scenarios import Expect, Scenario, Step
 from conformance.corpus.vocabulary import interpretation_ids, statement_ids, vocabulary
 from crescent_ref.actions import Action
@@ -121,3 +123,31 @@ def iter_lint(scenarios: Iterable[Scenario]) -> Iterator[ScenarioError]:
     """Vocabulary and cross-reference faults of loaded scenarios."""
     for sc in scenarios:
         yield from lint_scenario(sc)
+
+
+def lint_selected(selected: Iterable[Scenario]) -> Iterator[ScenarioError]:
+    """The faults of the selected scenarios, each file linted whole once and then remembered clean.
+
+    A file lint found clean before (in this process, or in the corpus cache under the same bytes and
+    the same kit) is not linted again; a file read without the cache is linted as given.
+    """
+    chosen = list(selected)
+    wanted = {sc.id for sc in chosen}
+    for file in dict.fromkeys(sc.file for sc in chosen):
+        known = load.record(file)
+        if known is None:
+            yield from iter_lint(sc for sc in chosen if sc.file == file)
+        elif not known.lint_clean:
+            yield from _lint_whole(file, wanted)
+
+
+def _lint_whole(file: str, wanted: set[str]) -> Iterator[ScenarioError]:
+    """Lint every scenario of ``file``, yield the faults of the wanted ones, remember a clean file."""
+    clean = True
+    for sc in load.read_file(Path(file)):
+        faults = list(lint_scenario(sc))
+        clean = clean and not faults
+        if sc.id in wanted:
+            yield from faults
+    if clean:
+        load.mark_clean(file)

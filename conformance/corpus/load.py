@@ -9,15 +9,18 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
-
+from conformance.corpus import cache
 from conformance.corpus.scenarios import Citation, Expect, Scenario, Step
-from conformance.corpus.yamlines import JsonPath, Located, load
+from conformance.corpus.yamlines import JsonPath, Located, load, parse
 from crescent_ref.errors import CrescentError, ScenarioError
 from crescent_ref.spec_files import spec_dir
+
+if TYPE_CHECKING:  # imported when a file is validated: a warm cache's start-up does not pay for it
+    import jsonschema
 
 
 def json_path(path: Iterable[str | int]) -> str:
@@ -28,6 +31,8 @@ def json_path(path: Iterable[str | int]) -> str:
 @functools.cache
 def scenario_validator() -> jsonschema.Draft202012Validator:
     """The (cached) validator of scenario files."""
+    import jsonschema
+
     return jsonschema.Draft202012Validator(scenario_schema())
 
 
@@ -97,12 +102,60 @@ def _read_unchanged(path: Path, absolute: Path, mtime_ns: int, size: int) -> tup
 
 
 def _parse_file(path: Path, validator: jsonschema.Draft202012Validator | None = None) -> list[Scenario]:
-    doc = load(path)
-    errors = schema_errors(doc, validator)
-    if errors:
-        raise errors[0]
+    doc = load(path) if validator is not None else _validated(path)
+    if validator is not None:
+        errors = schema_errors(doc, validator)
+        if errors:
+            raise errors[0]
     area = doc.data["area"]
     return [_scenario(doc, area, i, raw) for i, raw in enumerate(doc.data["scenarios"])]
+
+
+def _validated(path: Path) -> Located:
+    """The file loaded and checked against the shipped schema, from the cache when it holds these bytes."""
+    try:
+        content = path.read_bytes()
+    except OSError as err:
+        raise ScenarioError(str(path), None, "", f"cannot read the file: {err}") from None
+    hit = cache.lookup(str(path), content)
+    if hit is not None:
+        _RECORDS[str(path)] = FileRecord(hit[0], content, hit[1])
+        return hit[0]
+    try:
+        doc = parse(content.decode("utf-8"), path)
+    except UnicodeDecodeError as err:
+        raise ScenarioError(str(path), None, "", f"cannot read the file: {err}") from None
+    errors = schema_errors(doc)
+    if errors:
+        raise errors[0]
+    cache.store(doc, content)
+    _RECORDS[str(path)] = FileRecord(doc, content, False)
+    return doc
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    """A scenario file read in this process: its document, its bytes, and whether lint found it clean."""
+
+    doc: Located
+    content: bytes
+    lint_clean: bool
+
+
+_RECORDS: dict[str, FileRecord] = {}
+
+
+def record(file: str) -> FileRecord | None:
+    """What this process read of the scenario file named ``file`` (as in ``Scenario.file``)."""
+    return _RECORDS.get(file)
+
+
+def mark_clean(file: str) -> None:
+    """Lint found every scenario of ``file`` clean: remember it here and in the cache."""
+    found = _RECORDS.get(file)
+    if found is not None and not found.lint_clean:
+        _RECORDS[file] = FileRecord(found.doc, found.content, True)
+        cache.mark_clean([(found.doc, found.content)])
 
 
 def _scenario(doc: Located, area: str, index: int, raw: dict[str, Any]) -> Scenario:

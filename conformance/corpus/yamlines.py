@@ -41,6 +41,11 @@ def load(path: Path) -> Located:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise ScenarioError(str(path), None, "", f"cannot read the file: {err}") from None
+    return parse(text, path)
+
+
+def parse(text: str, path: Path) -> Located:
+    """Parse the YAML ``text`` of the file ``path`` (named in errors); as ``load``."""
     try:
         node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as err:

@@ -148,7 +148,7 @@ def test_a_kit_bug_shows_its_traceback_and_asks_for_a_report(
     def broken(args: object) -> int:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(kit_cli, "COMMANDS", [Command("report", "broken", lambda p: None, broken)])
+    monkeypatch.setattr(kit_cli, "command", lambda name: Command("report", "broken", lambda p: None, broken))
     assert main(["report"]) == BUG
     err = capsys.readouterr().err
     assert "Traceback" in err and "RuntimeError: a bug" in err and REPORT_BUG in err
