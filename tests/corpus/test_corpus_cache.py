@@ -30,23 +30,27 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return where
 
 
-def copy_corpus(tmp_path: Path) -> list[Path]:
+def copy_corpus(tmp_path: Path, count: int = 4, largest: bool = True) -> list[Path]:
+    """Copies of the corpus's ``count`` largest files (the largest hold every kind of step), or smallest."""
     target = tmp_path / "corpus"
-    shutil.copytree(spec_dir() / "scenarios", target)
+    target.mkdir()
+    by_size = sorted(scenario_files([spec_dir() / "scenarios"]), key=lambda p: p.stat().st_size)
+    for path in by_size[-count:] if largest else by_size[:count]:
+        shutil.copy(path, target / path.name)
     return scenario_files([target])
 
 
-def test_a_warm_read_equals_a_cold_read_for_every_corpus_file(folder: Path, tmp_path: Path) -> None:
+def test_a_warm_read_equals_a_cold_read(folder: Path, tmp_path: Path) -> None:
     files = copy_corpus(tmp_path)
     cold = [fresh_read(path) for path in files]
     assert len(list(folder.glob("*.json"))) == len(files)
     warm = [fresh_read(path) for path in files]
     assert warm == cold
-    assert sum(len(found) for found in warm) > 200
+    assert sum(len(found) for found in warm) > 40
 
 
 def test_damaged_entries_are_misses(folder: Path, tmp_path: Path) -> None:
-    path = copy_corpus(tmp_path)[0]
+    path = copy_corpus(tmp_path, 1, largest=False)[0]
     cold = fresh_read(path)
     for damage in ("x", "{}", '{"data": 1, "lines": [[7, 1]], "lint_clean": true}', ""):
         for entry in folder.glob("*.json"):
