@@ -9,14 +9,16 @@ the selection names what does not exist or matches nothing; 130 when interrupted
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from conformance.adapter import Adapter, AdapterError, Info
 from conformance.adapters.session import SelectionError, check_selection, make_adapter, plan
-from conformance.cli.common import Command, adapter_options, replay_name, selection_options
+from conformance.cli.common import Command, adapter_options, positive, replay_name, selection_options
 from conformance.corpus.lint import lint_selected
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
@@ -29,6 +31,7 @@ from conformance.judging.report import (
     declared_lines,
     format_failure,
     outcome,
+    replay_command,
     report_header,
     result_record,
     unchecked_summary,
@@ -36,7 +39,8 @@ from conformance.judging.report import (
 )
 from conformance.judging.runner import Result, run_scenario
 from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK
-from crescent_ref.progress import progress
+from conformance.wording import RUNS, need_text, not_run, unit_line
+from crescent_ref.progress import progress, shown
 
 UNKNOWN = Info("(no handshake)", "", "?", ())
 
@@ -53,19 +57,26 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("-q", "--quiet", action="store_true", help="only the summary")
     p.add_argument(
+        "--max-failures",
+        type=positive(int),
+        metavar="N",
+        help="print only the first N failures in full, then count the rest (the summary is unchanged)",
+    )
+    p.add_argument(
         "--allow-empty", action="store_true", help="exit 0 even when nothing is selected or every scenario is skipped"
     )
 
 
 def _run(args: argparse.Namespace) -> int:
     began = time.perf_counter()
-    if args.report:
-        check_writable(args.report, "--report")
-    expectations = load_expectations(args.expectations)
-    unknown = expectations.unknown(load_corpus(args.scenarios))
-    if unknown:
-        raise unknown[0]
-    pairs = _selection(args)
+    with _starting(args.quiet):
+        if args.report:
+            check_writable(args.report, "--report")
+        expectations = load_expectations(args.expectations)
+        unknown = expectations.unknown(load_corpus(args.scenarios))
+        if unknown:
+            raise unknown[0]
+        pairs = _selection(args)
     if pairs is None:
         return BAD_INPUT
     if not pairs:
@@ -126,6 +137,21 @@ def _play_all(
     return info, results, False
 
 
+@contextlib.contextmanager
+def _starting(quiet: bool) -> Iterator[None]:
+    """A first word on a terminal at once (reading the corpus takes a moment before the progress bar),
+    wiped when the planning is done or fails."""
+    if not shown(quiet):
+        yield
+        return
+    print("crescent-conformance run: reading the corpus and planning the scenario runs ...", end="",
+          file=sys.stderr, flush=True)  # fmt: skip
+    try:
+        yield
+    finally:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
+
+
 def _summary(args: argparse.Namespace, info: Info, header: dict[str, Any], results: list[Result], began: float) -> None:
     records = [result_record(r) for r in results]
     if info is UNKNOWN and results:  # no handshake: one fault, not one block per run
@@ -133,13 +159,45 @@ def _summary(args: argparse.Namespace, info: Info, header: dict[str, Any], resul
         print(_count_line(info, records, time.perf_counter() - began))
         return
     if not args.quiet:
-        for r, record in zip(results, records, strict=True):
-            if outcome(record) in ("failed", "errored"):
-                print(format_failure(r, replay_name(args)) + "\n")
-            elif outcome(record) == "unexpectedly passed":
-                print(f"UNEXPECTED PASS: {r.key} is listed as a known deviation ({r.expected_failure}) but passed\n")
-    print("\n".join([*declared_lines(header, records), *area_summary(results), *unchecked_summary(results)]))
+        _print_failures(args, results, records)
+    print("\n".join([*declared_lines(header, records), *area_summary(results), *unchecked_summary(results),
+                     *not_run(records).lines()]))  # fmt: skip
     print(_count_line(info, records, time.perf_counter() - began))
+    if not args.quiet:
+        print("\n".join(next_after_run(args, results, records)))
+
+
+def _print_failures(args: argparse.Namespace, results: list[Result], records: list[dict[str, Any]]) -> None:
+    """Each failure in full, up to --max-failures; then one line counting the rest."""
+    bad = [(r, outcome(rec)) for r, rec in zip(results, records, strict=True)
+           if outcome(rec) in ("failed", "errored", "unexpectedly passed")]  # fmt: skip
+    shown_here = bad[: args.max_failures]
+    for r, found in shown_here:
+        if found == "unexpectedly passed":
+            print(f"UNEXPECTED PASS: {r.key} is listed as a known deviation ({r.expected_failure}) but passed\n")
+        else:
+            print(format_failure(r, replay_name(args)) + "\n")
+    if len(bad) > len(shown_here):
+        print(f"... and {len(bad) - len(shown_here)} more failing {RUNS} not shown (--max-failures "
+              f"{args.max_failures}; the summary below counts them all, --report keeps them)\n")  # fmt: skip
+
+
+def next_after_run(args: argparse.Namespace, results: list[Result], records: list[dict[str, Any]]) -> list[str]:
+    """What to do after a run, from what it found (as smoke ends)."""
+    impl = replay_name(args)
+    bad = [r for r, rec in zip(results, records, strict=True) if outcome(rec) in BAD_OUTCOMES]
+    steps = []
+    if bad:
+        steps.append(f"next: fix {bad[0].key} first ({len(bad)} failing): {replay_command(bad[0], impl)}")
+    why = not_run(records).why
+    if why:
+        what, n = why[0]
+        steps.append(f"next: {n} {RUNS} {need_text(what)}; see docs/writing-an-adapter.md for what it takes")
+    if args.report:
+        steps.append(f"next: crescent-conformance html-report {args.report}   (the report as a page)")
+    else:
+        steps.append(f"next: crescent-conformance run {impl} --report report.json   (keep the results)")
+    return steps
 
 
 def _count_line(info: Info, records: list[dict[str, Any]], seconds: float) -> str:
@@ -147,7 +205,7 @@ def _count_line(info: Info, records: list[dict[str, Any]], seconds: float) -> st
     shown = {o: n for o, n in counts(records).items() if n or o in ("passed", "failed", "skipped", "errored")}
     declared = "; ".join(info.deviation_lines())
     tally = ", ".join(f"{n} {o}" for o, n in shown.items())
-    line = f"{info.name} {info.version}".strip() + f": {tally} in {seconds:.2f}s"
+    line = f"{info.name} {info.version}".strip() + f": {unit_line(records)}: {tally} in {seconds:.2f}s"
     return line + (f" (as declared: {declared})" if declared else "")
 
 

@@ -62,7 +62,7 @@ def verdict_line(comparison: Comparison) -> str:
     bad, allowed = len(comparison.regressions), len(comparison.allowed_regressions)
     excuse = f", {allowed} more allowed" if allowed else ""
     if bad:
-        return f"REGRESSION: {bad} scenario-profile run(s) regressed{excuse}"
+        return f"REGRESSION: {bad} scenario run(s) regressed{excuse}"
     return f"no regression: {len(comparison.changes)} change(s){excuse}"
 
 

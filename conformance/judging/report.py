@@ -14,6 +14,7 @@ import conformance
 from conformance.adapter import Info
 from conformance.files import write_atomic
 from conformance.judging.runner import Result
+from conformance.wording import RUNS, grounds, shown_path
 from crescent_ref.position import FIELDS
 
 CORPUS_VERSION = "1"
@@ -49,12 +50,11 @@ def format_failure(result: Result, impl: str = "--impl reference") -> str:
     sc, fail = result.scenario, result.failure
     head = [f"scenario {sc.id} [{result.profile}] {result.verdict.upper()}: {sc.title}"]
     if fail is None:
-        return "\n".join([*head, f"  {sc.location}", f"  {result.detail}", f"  replay: {replay_command(result, impl)}"])
+        where = [f"  {shown_path(sc.file)}:{sc.line}", *("  " + g for g in grounds(sc).lines())]
+        return "\n".join([*head, *where, f"  {result.detail}", f"  replay: {replay_command(result, impl)}"])
     where = f"step {fail.step.number}: {fail.step.action}" if fail.step else "given (starting state)"
     line = fail.step.line if fail.step else sc.line
-    lines = [*head, f"  {sc.file}:{line}, {where}"]
-    lines += [f"  rule: {c}" for c in sc.sources]
-    lines += [f"  interpretation: {', '.join(sc.interpretations)}"] if sc.interpretations else []
+    lines = [*head, f"  {shown_path(sc.file)}:{line}, {where}", *("  " + g for g in grounds(sc).lines())]
     lines += [f"  - {m}" for m in fail.mismatches]
     if fail.before:
         lines.append(f"  position before: {fail.before}")
@@ -62,6 +62,17 @@ def format_failure(result: Result, impl: str = "--impl reference") -> str:
     lines += ["  " + d for d in _position_diff(result)]
     lines.append(f"  replay: {replay_command(result, impl)}")
     return "\n".join(lines)
+
+
+def failure_headline(result: Result) -> str:
+    """What went wrong in one line, without the id (pytest's short summary already names the item):
+    the first mismatch and where, or the error."""
+    fail = result.failure
+    if fail is None or not fail.mismatches:
+        return result.detail or result.verdict
+    where = f"step {fail.step.number}: {fail.step.action}" if fail.step else "given position"
+    more = f" (+{len(fail.mismatches) - 1} more)" if len(fail.mismatches) > 1 else ""
+    return f"{fail.mismatches[0]}{more}, at {where}"
 
 
 def _position_diff(result: Result) -> list[str]:
@@ -160,7 +171,7 @@ BAD_OUTCOMES = ("failed", "errored", "unexpectedly passed")
 
 
 def counts(records: Iterable[dict[str, Any]]) -> dict[str, int]:
-    """Scenario-profiles by outcome, in the order summaries print them (zeros kept)."""
+    """Scenario runs by outcome, in the order summaries print them (zeros kept)."""
     found = Counter(outcome(r) for r in records)
     return {o: found[o] for o in (*OUTCOMES, *sorted(set(found) - set(OUTCOMES)))}
 
@@ -173,7 +184,7 @@ def declared_lines(header: dict[str, Any], records: list[dict[str, Any]]) -> lis
         lines.append(
             "DECLARED DEVIATIONS: "
             + "; ".join(header["declared"])
-            + f" ({judged} scenario-profiles depend on them and were judged against the reference under these rules)"
+            + f" ({judged} {RUNS} depend on them and were judged against the reference under these rules)"
         )
     for capability, what in header.get("unchecked", {}).items():
         lines.append(f"not checked: {what} (capability {capability} not declared)")
@@ -213,7 +224,7 @@ def area_summary(results: Iterable[Result]) -> list[str]:
 
 def unchecked_summary(results: Iterable[Result]) -> list[str]:
     """One line per kind of check the run could not make (e.g. messages without the capability),
-    with how many scenario-profile pairs asked for it; none when every check was made."""
+    with how many scenario runs asked for it; none when every check was made."""
     counts: dict[str, int] = {}
     for r in results:
         for what in r.unchecked:

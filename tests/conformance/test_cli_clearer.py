@@ -136,7 +136,7 @@ def test_a_run_states_declared_deviations_first_and_reports_them(
     args = ["run", "--impl", "declaring:no_pile_limit", "--profile", "app", "--report", str(report)]
     assert main([*args, "--id", "pile-limit-001", "--id", "piles-001", "--id", "undo-004"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("DECLARED DEVIATIONS: app, except pile_limit=null, undo_limit=5 (2 scenario-profiles")
+    assert out.startswith("DECLARED DEVIATIONS: app, except pile_limit=null, undo_limit=5 (2 scenario runs")
     assert "(as declared: app, except pile_limit=null, undo_limit=5)" in out
     data = json.loads(report.read_text(encoding="utf-8"))
     schema = json.loads((spec_dir() / "schema" / "report.schema.json").read_text(encoding="utf-8"))
