@@ -7,13 +7,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conformance.cli.common import Command
+from conformance.cli.common import Command, positive
 from conformance.judging.report import area_summary_records, counts, declared_lines
+from conformance.wording import RUNS, grounds_of, not_run, shown_path, unit_line
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``report``."""
     p.add_argument("file", type=Path, help="the JSON report")
+    p.add_argument("--max-failures", type=positive(int), metavar="N", help="print only the first N failures in full")
 
 
 def configure_html(p: argparse.ArgumentParser) -> None:
@@ -21,6 +23,9 @@ def configure_html(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", type=Path, nargs="+", help="the JSON report (several: drawn side by side, as matrix)")
     p.add_argument("--out", type=Path, help="the HTML file (default: the report's name with .html, or matrix.html)")
     p.add_argument("--replay", help='how replay commands name the implementation, e.g. --cmd "node a.js"')
+    p.add_argument(
+        "--all-profiles", action="store_true", help="list every profile, also those the implementation does not claim"
+    )
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -31,22 +36,25 @@ def _report(args: argparse.Namespace) -> int:
         f"{impl['name']} {impl['version']} ({impl['language']}) — kit {data['kit_version']}, "
         f"corpus {data['corpus_version']}, {data['time']}, {'complete' if data['complete'] else 'PARTIAL'} run"
     )
-    print("\n".join([*declared_lines(data, data["results"]), *area_summary_records(data["results"])]))
-    for r in data["results"]:
-        if r["verdict"] in ("failed", "errored"):
-            print(_record_text(r))
-    print(", ".join(f"{n} {o}" for o, n in counts(data["results"]).items() if n))
+    records = data["results"]
+    print("\n".join([*declared_lines(data, records), *area_summary_records(records), *not_run(records).lines()]))
+    bad = [r for r in records if r["verdict"] in ("failed", "errored")]
+    for r in bad[: args.max_failures]:
+        print(_record_text(r))
+    if len(bad) > len(bad[: args.max_failures]):
+        print(f"\n... and {len(bad) - args.max_failures} more failing {RUNS} not shown (--max-failures)")
+    print(f"{unit_line(records)}: " + ", ".join(f"{n} {o}" for o, n in counts(records).items() if n))
     return 0
 
 
 def _record_text(r: dict[str, Any]) -> str:
     lines = [f"\n{r['id']} [{r['profile']}] {r['verdict'].upper()}: {r['title']}"]
-    fail = r.get("failure")
+    fail, why = r.get("failure"), ["  " + g for g in grounds_of(r["id"]).lines()]
     if fail:
-        lines.append(f"  {r['file']}:{fail['line']}, step {fail['step']}: {fail['action']}")
-        lines += [f"  - {m}" for m in fail["mismatches"]]
+        lines.append(f"  {shown_path(r['file'])}:{fail['line']}, step {fail['step']}: {fail['action']}")
+        lines += [*why, *(f"  - {m}" for m in fail["mismatches"])]
     else:
-        lines.append(f"  {r['file']}:{r['line']}: {r['detail']}")
+        lines += [f"  {shown_path(r['file'])}:{r['line']}: {r['detail']}", *why]
     return "\n".join(lines)
 
 
@@ -57,8 +65,8 @@ def _html_report(args: argparse.Namespace) -> int:
     if len(args.files) > 1:
         from conformance.cli.matrix import write_matrix
 
-        return write_matrix(args.files, args.out or Path("matrix.html"))
-    print(f"wrote {write_html_report(args.files[0], args.out, args.replay)}")
+        return write_matrix(args.files, args.out or Path("matrix.html"), args.all_profiles)
+    print(f"wrote {write_html_report(args.files[0], args.out, args.replay, all_profiles=args.all_profiles)}")
     return 0
 
 

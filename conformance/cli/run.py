@@ -38,8 +38,8 @@ from conformance.judging.report import (
     write_report,
 )
 from conformance.judging.runner import Result, run_scenario
-from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK
 from conformance.wording import RUNS, need_text, not_run, unit_line
+from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK
 from crescent_ref.progress import progress, shown
 
 UNKNOWN = Info("(no handshake)", "", "?", ())

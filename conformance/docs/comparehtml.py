@@ -6,7 +6,7 @@ from typing import Any
 
 from conformance.docs.html import page, raw, tag
 from conformance.judging.compare import KINDS, Change, Comparison, implementation
-from conformance.judging.compare_text import TITLES, totals, verdict_line
+from conformance.judging.compare_text import TITLES, change_grounds, totals, verdict_line
 
 
 def render_comparison(comparison: Comparison) -> str:
@@ -59,6 +59,7 @@ def _row(change: Change, allowed: bool) -> str:
         text = "\n".join([*(f"was: {d}" for d in change.old_detail), *(f"now: {d}" for d in change.new_detail)])
     else:
         text = "\n".join(change.new_detail)
+    why = "".join(tag("div", line, "cite") for line in change_grounds(change))
     cells = [tag("td", change.key), tag("td", change.area), tag("td", change.old or "–"), tag("td", change.new or "–"),
-             raw("td", tag("pre", text) if text else "")]  # fmt: skip
+             raw("td", (tag("pre", text) if text else "") + why)]  # fmt: skip
     return raw("tr", "".join(cells), cls, data_kind=change.kind, data_regression=str(change.regression).lower())

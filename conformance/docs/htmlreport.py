@@ -8,16 +8,29 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from conformance.docs.common import short_path
 from conformance.docs.html import page, raw, tag
 from conformance.docs.svg import changed_places, table_svg
 from conformance.files import check_writable, write_atomic
+from conformance.judging.report import BAD_OUTCOMES, counts, outcome
+from conformance.wording import claimed_profiles, grounds_of, not_run, shown_path, unit_line
 from crescent_ref.errors import CrescentError, ScenarioError
 from crescent_ref.position import Position
 
 VERDICTS = ("passed", "failed", "errored", "skipped", "xfailed", "expected-failure", "xpassed")
 BAD = ("failed", "errored", "xpassed")
 RECORD_KEYS = ("id", "profile", "area", "verdict")
+# The report's own layout: a profile x area table that wraps its cells between marks rather than run past the
+# page (it fitted 1400 px only for one verdict a cell), mismatch cells that break long position texts, and the
+# totals in a line of their own at the top.
+CSS = """
+table.report-matrix td { white-space:normal; min-width:2.6rem; } table.report-matrix td span { white-space:nowrap; }
+table.report-matrix th { overflow-wrap:anywhere; }
+table.mismatches td { overflow-wrap:anywhere; }
+.summary .totals { font-weight:bold; padding:.3rem .6rem; border-radius:6px; margin:.4rem 0; }
+.summary .why { margin:.2rem 0; }
+table.multi td { white-space:normal; } table.multi .mark { white-space:nowrap; display:inline-block; }
+.mark small.prof { font-size:.72em; color:var(--muted); font-weight:normal; margin-left:.1em; }
+"""
 MARKS = {"passed": "✓", "failed": "✗", "errored": "!", "skipped": "–", "xfailed": "x", "expected-failure": "x"}
 
 
@@ -32,20 +45,42 @@ def default_replay(data: dict[str, Any]) -> str:
     return "--impl reference" if data["implementation"]["name"] == "crescent_ref" else '--cmd "YOUR-ADAPTER"'
 
 
-def render_report(data: dict[str, Any], replay: str | None = None) -> str:
-    """The whole report page."""
+def render_report(data: dict[str, Any], replay: str | None = None, *, all_profiles: bool = False) -> str:
+    """The whole report page (``all_profiles``: also the rows of profiles the implementation does not claim)."""
     records = data["results"]
     failures = sorted((r for r in records if r["verdict"] in BAD), key=lambda r: r["verdict"] != "failed")
     impl = data["implementation"]
+    shown = records if all_profiles else [r for r in records if r.get("claimed") is not False]
     body = [
         tag("h1", f"Conformance report: {impl['name']} {impl['version']}"),
+        totals_block(data),
         header(data),
         tag("h2", "Profiles by rule area"),
-        matrix(records),
+        _hidden_note(records, shown),
+        matrix(shown),
         tag("h2", f"Failures ({len(failures)})"),
         "".join(failure_block(r, replay or default_replay(data)) for r in failures) or tag("p", "None."),
     ]
-    return page(f"Crescent conformance: {impl['name']} {impl['version']}", "".join(body), wide=True)
+    return page(f"Crescent conformance: {impl['name']} {impl['version']}", "".join(body), wide=True, css=CSS)
+
+
+def totals_block(data: dict[str, Any]) -> str:
+    """The totals in scenario runs and, under them, what did not run and why: first on the page (a phone
+    shows them without scrolling)."""
+    records = data["results"]
+    tally = ", ".join(f"{n} {o}" for o, n in counts(records).items() if n)
+    cls = "totals cell-bad" if any(outcome(r) in BAD_OUTCOMES for r in records) else "totals cell-ok"
+    lines = [tag("p", f"{unit_line(records)}: {tally}", cls)]
+    lines += [tag("p", line, "muted why") for line in not_run(records).lines()]
+    return raw("div", "".join(lines), "summary")
+
+
+def _hidden_note(records: list[dict[str, Any]], shown: list[dict[str, Any]]) -> str:
+    hidden = sorted({r["profile"] for r in records} - {r["profile"] for r in shown})
+    if not hidden:
+        return ""
+    return tag("p", f"{len(hidden)} profiles the implementation does not claim are left out "
+               "(html-report --all-profiles shows them).", "muted")  # fmt: skip
 
 
 def header(data: dict[str, Any]) -> str:
@@ -57,8 +92,7 @@ def header(data: dict[str, Any]) -> str:
         ("kit / corpus", f"kit {data['kit_version']}, corpus {data['corpus_version']}"),
         ("time", data["time"]),
         ("run", complete),
-        ("profiles", ", ".join(data.get("profiles", []))),
-        ("totals", ", ".join(f"{n} {v}" for v, n in sorted(data["summary"].items()))),
+        ("profiles claimed", ", ".join(sorted(claimed_profiles(data["results"]))) or "none"),
     ]
     if data.get("declared"):
         rows.insert(0, ("declared deviations", "; ".join(data["declared"])))
@@ -80,7 +114,7 @@ def matrix(records: list[dict[str, Any]]) -> str:
     rows = [raw("tr", tag("th", p) + "".join(_cell(cells.get((p, a)), kinds) for a in areas) + _total(cells, p, kinds))
             for p in profiles]  # fmt: skip
     legend = tag("p", "  ".join(f"{MARKS.get(v, '?')} {v}" for v in kinds), "muted")
-    table = raw("table", raw("thead", head) + raw("tbody", "".join(rows)), "matrix")
+    table = raw("table", raw("thead", head) + raw("tbody", "".join(rows)), "matrix report-matrix")
     return legend + raw("div", table, "wide")
 
 
@@ -110,13 +144,22 @@ def failure_block(record: dict[str, Any], replay: str, anchor: str | None = None
     parts = [head]
     if fail:
         where = f"step {fail['step']}: {fail['action']}" if fail.get("action") else "the given position"
-        parts.append(tag("p", f"{short_path(record['file'])}:{fail['line']}, {where}", "muted"))
+        parts += [tag("p", f"{shown_path(record['file'])}:{fail['line']}, {where}", "muted"), grounds_html(record)]
         parts += [mismatch_table(fail["mismatches"]), after_figure(fail.get("before", ""), fail["after"])]
     else:
-        parts.append(tag("p", f"{short_path(record['file'])}:{record['line']}: {record.get('detail', '')}"))
+        parts.append(tag("p", f"{shown_path(record['file'])}:{record['line']}: {record.get('detail', '')}"))
+        parts.append(grounds_html(record))
     command = f"crescent-conformance run {replay} --profile {record['profile']} --id {record['id']}"
     parts.append(raw("p", "replay: " + tag("code", command)))
     return raw("section", "".join(parts), "scenario", id=anchor or f"{record['id']}[{record['profile']}]")
+
+
+def grounds_html(record: dict[str, Any]) -> str:
+    """The rule sources and interpretations of a record's scenario, as the terminal prints them."""
+    found = grounds_of(record["id"])
+    cites = "".join(tag("div", f"rule: {s}", "cite") for s in found.sources)
+    rests = tag("p", f"interpretation: {', '.join(found.interpretations)}", "muted") if found.interpretations else ""
+    return cites + rests
 
 
 def mismatch_table(mismatches: list[str]) -> str:
@@ -167,10 +210,12 @@ def read_report(path: Path) -> dict[str, Any]:
     return data
 
 
-def write_html_report(source: Path, out: Path | None = None, replay: str | None = None) -> Path:
+def write_html_report(
+    source: Path, out: Path | None = None, replay: str | None = None, *, all_profiles: bool = False
+) -> Path:
     """Render the JSON report ``source`` to ``out`` (default: the same name with .html); returns ``out``."""
     target = out or source.with_suffix(".html")
     data = read_report(source)
     check_writable(target, "--out")
-    write_atomic(target, render_report(data, replay))
+    write_atomic(target, render_report(data, replay, all_profiles=all_profiles))
     return target

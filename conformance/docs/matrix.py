@@ -17,6 +17,8 @@ from typing import Any
 
 from conformance.docs.html import page, raw, tag
 from conformance.docs.htmlreport import BAD, MARKS, default_replay, failure_block
+from conformance.docs.htmlreport import CSS as REPORT_CSS
+from conformance.wording import RUNS
 
 # Report header fields on what the implementation declared (spec/schema/report.schema.json): its
 # capabilities, its declared deviations, and the observations it lacks (capability -> what is not compared).
@@ -45,18 +47,28 @@ document.querySelectorAll('button.all').forEach(function (button) {
 Records = dict[str, list[dict[str, Any]]]
 
 
-def render_matrix(reports: list[dict[str, Any]]) -> str:
-    """The whole page for ``reports`` (loaded with conformance.docs.htmlreport.read_report)."""
+def render_matrix(reports: list[dict[str, Any]], all_profiles: bool = False) -> str:
+    """The whole page for ``reports`` (loaded with conformance.docs.htmlreport.read_report); the profiles an
+    implementation does not claim are left out of its column unless ``all_profiles``."""
+    hidden = 0 if all_profiles else sum(r.get("claimed") is False for data in reports for r in data["results"])
+    reports = reports if all_profiles else [claimed_only(r) for r in reports]
     names = ", ".join(implementation_name(r) for r in reports)
     body = [
         tag("h1", f"Conformance matrix: {len(reports)} implementations"),
         "".join(tag("p", f"Note: {n}", "muted") for n in matrix_notes(reports)),
+        tag("p", f"{hidden} {RUNS} in profiles not claimed are left out (--all-profiles shows them).", "muted")
+        if hidden else "",
         legend(reports),
         raw("div", table(reports), "wide"),
         *(failures(i, r) for i, r in enumerate(reports)),
         f"<script>{SCRIPT}</script>",
     ]
-    return page(f"Crescent conformance matrix: {names}", "".join(body), wide=True)
+    return page(f"Crescent conformance matrix: {names}", "".join(body), wide=True, css=REPORT_CSS)
+
+
+def claimed_only(report: dict[str, Any]) -> dict[str, Any]:
+    """The report without its records of profiles the implementation does not claim."""
+    return {**report, "results": [r for r in report["results"] if r.get("claimed") is not False]}
 
 
 def implementation_name(report: dict[str, Any]) -> str:
@@ -215,9 +227,10 @@ def mark(index: int, record: dict[str, Any]) -> str:
     hint += "".join(f"; not checked: {u}" for u in record.get("unchecked", []))
     attrs = {"data_impl": str(index), "data_id": record["id"], "data_profile": record["profile"],
              "data_verdict": verdict, "title": hint}  # fmt: skip
+    text = escape(MARKS.get(verdict, "?")) + tag("small", record["profile"], "prof")
     if verdict in BAD:
-        return tag("a", MARKS.get(verdict, "?"), f"mark {verdict}", href="#" + anchor(index, record), **attrs)
-    return tag("span", MARKS.get(verdict, "?"), f"mark {verdict}", **attrs)
+        return raw("a", text, f"mark {verdict}", href="#" + anchor(index, record), **attrs)
+    return raw("span", text, f"mark {verdict}", **attrs)
 
 
 def failures(index: int, report: dict[str, Any]) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from conformance.judging.compare import KINDS, Change, Comparison, implementation
+from conformance.judging.compare import BAD, KINDS, Change, Comparison, implementation
+from conformance.wording import grounds_of
 
 TITLES = {
     "newly-failing": "Newly failing",
@@ -26,7 +27,12 @@ def change_lines(change: Change, allowed: bool) -> list[str]:
         lines += [f"      was: {d}" for d in change.old_detail] + [f"      now: {d}" for d in change.new_detail]
     else:
         lines += [f"      {d}" for d in change.new_detail[:4]]
-    return lines
+    return lines + [f"      {g}" for g in change_grounds(change)]
+
+
+def change_grounds(change: Change) -> list[str]:
+    """The rule sources and interpretations of a change to a bad verdict (why the scenario expects it)."""
+    return grounds_of(change.id).lines() if change.new in BAD else []
 
 
 def totals(comparison: Comparison) -> str:
