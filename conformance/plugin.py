@@ -26,11 +26,13 @@ from conformance.judging.report import (
     area_summary_records,
     counts,
     declared_lines,
+    failure_headline,
     format_failure,
     report_header_records,
     write_records,
 )
 from conformance.judging.runner import Result, run_scenario
+from conformance.wording import not_run, unit_line
 from crescent_ref.errors import CrescentError
 
 OPTIONS = {
@@ -146,13 +148,13 @@ class ScenarioItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ScenarioFailed | ScenarioErrored):
-            return format_failure(excinfo.value.result, _impl_label(self.config))
+            return _failure_text(self.config, excinfo.value.result)
         return str(super().repr_failure(excinfo))
 
     def _repr_failure_py(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         """Setup-phase errors (errored scenarios) are shown like failures, not as tracebacks."""
         if isinstance(excinfo.value, ScenarioFailed):
-            return format_failure(excinfo.value.result, _impl_label(self.config))
+            return _failure_text(self.config, excinfo.value.result)
         return super()._repr_failure_py(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
@@ -169,6 +171,15 @@ class ScenarioFailed(Exception):
 
 class ScenarioErrored(ScenarioFailed):
     """The implementation could not run the scenario (crash, hang, garbage, refused position)."""
+
+
+def _failure_text(config: pytest.Config, result: Result) -> str:
+    """What went wrong in its first line (pytest's short summary line shows it after the item's id, which
+    already names the scenario), then the whole failure; ``--tb=line`` keeps the first line only."""
+    headline = failure_headline(result)
+    if config.getoption("tbstyle", "auto") == "line":
+        return headline
+    return f"{headline}\n{format_failure(result, _impl_label(config))}"
 
 
 def _impl_label(config: pytest.Config) -> str:
@@ -503,8 +514,15 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if store.records:
         terminalreporter.write_sep("=", "Crescent conformance by rule area")
         header = report_header_records(store.records, True)
-        for line in [*declared_lines(header, store.records), *area_summary_records(store.records)]:
+        breakdown = not_run(store.records)
+        for line in [*declared_lines(header, store.records), *area_summary_records(store.records), *breakdown.lines()]:
             terminalreporter.write_line(line)
-        terminalreporter.write_line(", ".join(f"{n} {o}" for o, n in counts(store.records).items() if n))
+        tally = ", ".join(f"{n} {o}" for o, n in counts(store.records).items() if n)
+        terminalreporter.write_line(f"{unit_line(store.records)}: {tally}")
+        if breakdown.skipped and breakdown.not_claimed:
+            terminalreporter.write_line(
+                f"(pytest counts all {breakdown.skipped + breakdown.not_claimed} as skipped: {breakdown.skipped} "
+                f"skipped for a missing capability or by the implementation, {breakdown.not_claimed} not claimed)"
+            )
     for note in store.notes:
         terminalreporter.write_line(f"crescent: {note}", red=True)

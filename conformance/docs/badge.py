@@ -1,7 +1,8 @@
 """A conformance badge: a small SVG in the shields.io flat style ("crescent app | 684/684"), no network.
 
-The number is passed runs over runs made (skipped ones are not runs); the colour goes from green
-(all passed) through yellow to red by that ratio, grey when nothing ran. A partial run says so.
+The number is passed runs over runs made (skipped ones are not runs). Only all passed is green: a run
+that misses even one is yellow (from 95 %), orange (from 80 %) or red, so 736/749 never looks like
+749/749 at a glance; grey when nothing ran. A partial run says so.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-COLOURS = ((1.0, "#4c1"), (0.95, "#97ca00"), (0.8, "#dfb317"), (0.5, "#fe7d37"), (0.0, "#e05d44"))
+COLOURS = ((1.0, "#4c1"), (0.95, "#dfb317"), (0.8, "#fe7d37"), (0.0, "#e05d44"))
 GREY = "#9f9f9f"
 NARROW, WIDE = frozenset("ilj1.,:;!|/ ()[]'"), frozenset("mwMW@%")
 

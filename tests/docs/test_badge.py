@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import colorsys
+
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -49,7 +51,7 @@ def test_a_profile_badge_counts_its_variants_and_leaves_skips_out() -> None:
 
 def test_the_colour_follows_the_ratio_and_partial_runs_say_so() -> None:
     assert [Tally(p, 100, True).colour for p in (100, 96, 85, 60, 10)] == [
-        "#4c1", "#97ca00", "#dfb317", "#fe7d37", "#e05d44"
+        "#4c1", "#dfb317", "#fe7d37", "#e05d44", "#e05d44"
     ]  # fmt: skip
     assert Tally(0, 0, True).colour == GREY and Tally(0, 0, True).message == "no runs"
     assert tally(report({"app": ["passed"]}, complete=False)).message == "1/1 partial"
@@ -77,3 +79,16 @@ def test_an_unwritable_output_is_one_clear_error(tmp_path: Path, capsys: pytest.
     (tmp_path / "file").write_text("", encoding="utf-8")
     assert main(["badge", str(source), "--each-profile", "--out", str(tmp_path / "file")]) == 2
     assert "cannot make the folder" in capsys.readouterr().err
+
+
+def rgb(colour: str) -> tuple[int, ...]:
+    """``#4c1`` or ``#44cc11`` as (r, g, b)."""
+    digits = colour.lstrip("#")
+    digits = "".join(c * 2 for c in digits) if len(digits) == 3 else digits
+    return tuple(int(digits[i : i + 2], 16) for i in (0, 2, 4))
+
+
+def test_all_passed_and_one_in_fifty_failed_have_colours_far_apart() -> None:
+    full, nearly = Tally(749, 749, True).colour, Tally(736, 749, True).colour
+    hue = [colorsys.rgb_to_hsv(*(c / 255 for c in rgb(x)))[0] * 360 for x in (full, nearly)]
+    assert full != nearly and abs(hue[0] - hue[1]) > 40, (full, nearly, hue)
