@@ -6,6 +6,7 @@ Runs that write a report or an expectations file go in a fresh process (see the 
 from __future__ import annotations
 
 import calendar
+import re
 import time
 
 import pytest
@@ -134,3 +135,25 @@ def test_the_plugin_states_declared_deviations_and_checks_not_made(kit: pytest.P
     )
     assert "not checked: the reason code of a refusal" in quiet.stdout.str()
     assert "reasons" in read_json(kit.path / "v.json")["unchecked"]
+
+
+def test_short_summary_lines_keep_the_id_and_say_what_went_wrong(kit: pytest.Pytester) -> None:
+    result = run(kit, "--crescent-impl", "mutants:pile_limit_14", "-k", "pile-limit-001", "-rf")
+    lines = [x for x in result.stdout.lines if x.startswith("FAILED ")]
+    assert lines and all(re.match(r"FAILED crescent/[\w-]+\.yaml::pile-limit-001\[[\w+-]+\] - ", x) for x in lines)
+    assert all(x.split(" - ", 1)[1].startswith(("outcome: ", "legal moves: ", "cards in ")) for x in lines), lines
+    short = run(kit, "--crescent-impl", "mutants:pile_limit_14", "-k", "pile-limit-001[app]", "--tb=line")
+    out = short.stdout.str()
+    assert "outcome: expected 'rejected (pile-full)', got 'accepted'" in out and "position after" not in out
+
+
+def test_the_summary_reconciles_pytests_skipped_with_the_kits_counts(kit: pytest.Pytester) -> None:
+    result = run(kit, "--crescent-impl", "app_only:factory", "-k", "piles or game-codes")
+    out = result.stdout.str()
+    tally = re.search(r"pytest counts all (\d+) as skipped: (\d+) skipped .*, (\d+) not claimed", out)
+    assert tally, out[-2000:]
+    total, skipped, unclaimed = map(int, tally.groups())
+    assert total == skipped + unclaimed and skipped > 0 and unclaimed > 0
+    result.assert_outcomes(passed=result.parseoutcomes()["passed"], skipped=total)
+    assert re.search(r"^not run, and why \(\d+ scenario runs skipped\): \d+ need game-codes", out, re.M)
+    assert re.search(r"^\d+ scenario runs of \d+ scenarios: ", out, re.M)
