@@ -29,7 +29,7 @@ table.mismatches td { overflow-wrap:anywhere; }
 .summary .totals { font-weight:bold; padding:.3rem .6rem; border-radius:6px; margin:.4rem 0; }
 .summary .why { margin:.2rem 0; }
 table.multi td { white-space:normal; } table.multi .mark { white-space:nowrap; display:inline-block; }
-.mark small.prof { font-size:.72em; color:var(--muted); font-weight:normal; margin-left:.1em; }
+.mark small.prof { font-size:.8em; color:var(--muted); font-weight:normal; margin-left:.1em; }
 """
 MARKS = {"passed": "✓", "failed": "✗", "errored": "!", "skipped": "–", "xfailed": "x", "expected-failure": "x"}
 
