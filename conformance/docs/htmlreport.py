@@ -30,6 +30,9 @@ table.mismatches td { overflow-wrap:anywhere; }
 .summary .why { margin:.2rem 0; }
 table.multi td { white-space:normal; } table.multi .mark { white-space:nowrap; display:inline-block; }
 .mark small.prof { font-size:.8em; color:var(--muted); font-weight:normal; margin-left:.1em; }
+table.multi .mark.failed, table.multi .mark.errored, table.multi .mark.xpassed { background:var(--bad); color:#fff;
+  border-radius:3px; padding:0 .25em; } table.multi .mark.failed small.prof, table.multi .mark.errored small.prof,
+  table.multi .mark.xpassed small.prof { color:#fff; }
 """
 MARKS = {"passed": "✓", "failed": "✗", "errored": "!", "skipped": "–", "xfailed": "x", "expected-failure": "x"}
 

@@ -139,7 +139,7 @@ def column_head(index: int, report: dict[str, Any]) -> str:
     unmade = sum(bool(r.get("unchecked")) for r in report["results"])
     lines = [
         raw("strong", escape(implementation_name(report))) + f" ({escape(impl.get('language', '?'))})",
-        escape(", ".join(f"{n} {v}" for v, n in sorted(counts.items()))),
+        escape(f"{len(report['results'])} {RUNS}: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))),
         escape(f"kit {report.get('kit_version')}, corpus {report.get('corpus_version')}, {report.get('time')}"),
         *(f"{escape(label)}: {escape(text)}" for label, text in extras(report)),
         *([f"{unmade} runs with checks not made"] if unmade else []),

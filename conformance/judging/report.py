@@ -50,8 +50,8 @@ def format_failure(result: Result, impl: str = "--impl reference") -> str:
     sc, fail = result.scenario, result.failure
     head = [f"scenario {sc.id} [{result.profile}] {result.verdict.upper()}: {sc.title}"]
     if fail is None:
-        where = [f"  {shown_path(sc.file)}:{sc.line}", *("  " + g for g in grounds(sc).lines())]
-        return "\n".join([*head, *where, f"  {result.detail}", f"  replay: {replay_command(result, impl)}"])
+        place = [f"  {shown_path(sc.file)}:{sc.line}", *("  " + g for g in grounds(sc).lines())]
+        return "\n".join([*head, *place, f"  {result.detail}", f"  replay: {replay_command(result, impl)}"])
     where = f"step {fail.step.number}: {fail.step.action}" if fail.step else "given (starting state)"
     line = fail.step.line if fail.step else sc.line
     lines = [*head, f"  {shown_path(sc.file)}:{line}, {where}", *("  " + g for g in grounds(sc).lines())]

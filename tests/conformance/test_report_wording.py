@@ -16,6 +16,7 @@ from conformance.adapters.session import plan
 from conformance.cli import main
 from conformance.cli import run as run_command
 from conformance.cli.docs import written_text
+from conformance.corpus.load import load_corpus
 from conformance.judging.report import failure_headline, format_failure
 from conformance.judging.runner import Result
 from conformance.wording import citation_text, grounds_of, not_run, shown_path, source_name
@@ -130,19 +131,21 @@ def test_run_says_a_word_before_it_reads_the_corpus(
 ) -> None:
     monkeypatch.setattr(run_command, "shown", lambda quiet=False: not quiet)
     seen: list[str] = []
-    real = run_command.load_corpus
+    real = load_corpus
 
     def load(*args: object) -> object:
         seen.append(capsys.readouterr().err)
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(run_command, "load_corpus", load)
+    monkeypatch.setattr("conformance.cli.run.load_corpus", load)
     assert main(["run", "--id", "piles-001"]) == 0
     assert seen and seen[0].startswith("crescent-conformance run: reading the corpus")
     assert "\033[K" in capsys.readouterr().err  # wiped before the progress bar
 
 
-def test_a_failure_record_and_the_report_command_name_sources(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_report_command_names_sources_and_caps_failures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     report = tmp_path / "r.json"
     main(mutant_args("--report", str(report), "-q"))
     capsys.readouterr()

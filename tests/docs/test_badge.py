@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import colorsys
-
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path

@@ -35,7 +35,8 @@ const totals = document.querySelector('.summary .totals').getBoundingClientRect(
 return {bottom: totals.bottom, height: window.innerHeight, text: document.querySelector('.summary').innerText};
 """
 MARK = """
-const mark = document.querySelector('tbody.area:not(.collapsed) .mark.passed'), label = mark.querySelector('small.prof');
+const mark = document.querySelector('tbody.area:not(.collapsed) .mark.passed');
+const label = mark.querySelector('small.prof');
 const box = label.getBoundingClientRect(), style = getComputedStyle(label);
 return {profile: mark.dataset.profile, label: label.innerText, width: box.width, height: box.height,
         visible: style.visibility !== 'hidden' && style.display !== 'none', size: parseFloat(style.fontSize)};
