@@ -61,7 +61,8 @@ def shown_path(path: str) -> str:
         except (ValueError, OSError):
             continue
         return f"{prefix}/{inner.as_posix()}" if prefix else inner.as_posix()
-    return path
+    marker, slashed = "/spec/scenarios/", path.replace("\\", "/")  # the corpus where the report was written
+    return "spec/scenarios/" + slashed.rsplit(marker, 1)[1] if marker in slashed else path
 
 
 @functools.cache

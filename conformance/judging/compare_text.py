@@ -52,7 +52,7 @@ def render_text(comparison: Comparison) -> str:
     """The whole comparison for a terminal or a CI log; the verdict of the gate last."""
     lines = [f"old: {implementation(comparison.old)}, {comparison.old.get('time', '?')}",
              f"new: {implementation(comparison.new)}, {comparison.new.get('time', '?')}"]  # fmt: skip
-    lines += [f"note: {n}" for n in comparison.notes()] + [f"totals: {totals(comparison)}"]
+    lines += [f"note: {n}" for n in comparison.notes()] + [f"totals (scenario runs): {totals(comparison)}"]
     for kind in KINDS:
         found = comparison.of_kind(kind)
         if found:

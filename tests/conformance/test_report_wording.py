@@ -56,6 +56,8 @@ def test_a_scenario_file_is_shown_relative_to_the_corpus_or_the_working_folder(
     (tmp_path / "mine").mkdir()
     assert shown_path(str(tmp_path / "mine" / "x.yaml")) == "mine/x.yaml"
     assert shown_path("/elsewhere/x.yaml") == "/elsewhere/x.yaml"
+    installed = "/opt/venv/lib/python3.11/site-packages/crescent_ref/spec/scenarios/undo.yaml"
+    assert shown_path(installed) == "spec/scenarios/undo.yaml"
 
 
 def test_grounds_of_a_record_come_from_the_corpus() -> None:
