@@ -186,5 +186,7 @@ def test_slug() -> None:
 def test_the_docs_command_writes_the_site(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "site"
     assert main(["docs", "--out", str(out)]) == 0
-    assert (out / "index.html").is_file() and str(out) in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert (out / "index.html").is_file() and str(out) in said
     assert len(list(out.glob("*.html"))) == 5 + len(base_names())
+    assert f"wrote {5 + len(base_names())} pages and a script to " in said
