@@ -122,7 +122,8 @@ def _play_all(
     info, fault = UNKNOWN, ""
     try:
         try:
-            info = adapter.info()
+            with _starting(quiet, "handshake with the implementation"):
+                info = adapter.info()
         except Exception as err:  # an adapter fault: AdapterError, or an in-process adapter's exception
             fault = str(err) if isinstance(err, AdapterError) else f"handshake failed: {type(err).__name__}: {err}"
         for scenario, profile in progress(pairs, "scenario runs", total=len(pairs), unit="run", quiet=quiet):
@@ -138,14 +139,13 @@ def _play_all(
 
 
 @contextlib.contextmanager
-def _starting(quiet: bool) -> Iterator[None]:
-    """A first word on a terminal at once (reading the corpus takes a moment before the progress bar),
-    wiped when the planning is done or fails."""
+def _starting(quiet: bool, what: str = "reading the corpus and planning the scenario runs") -> Iterator[None]:
+    """A first word on a terminal at once (reading the corpus, or a handshake, takes a moment before the
+    progress bar), wiped when that is done or fails."""
     if not shown(quiet):
         yield
         return
-    print("crescent-conformance run: reading the corpus and planning the scenario runs ...", end="",
-          file=sys.stderr, flush=True)  # fmt: skip
+    print(f"crescent-conformance run: {what} ...", end="", file=sys.stderr, flush=True)
     try:
         yield
     finally:

@@ -142,7 +142,8 @@ def test_run_says_a_word_before_it_reads_the_corpus(
     monkeypatch.setattr("conformance.cli.run.load_corpus", load)
     assert main(["run", "--id", "piles-001"]) == 0
     assert seen and seen[0].startswith("crescent-conformance run: reading the corpus")
-    assert "\033[K" in capsys.readouterr().err  # wiped before the progress bar
+    after = capsys.readouterr().err
+    assert "\033[K" in after and "crescent-conformance run: handshake with the implementation ..." in after
 
 
 def test_the_report_command_names_sources_and_caps_failures(
