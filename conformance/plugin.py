@@ -54,6 +54,7 @@ OPTIONS = {
     "fuzz_seconds": "most seconds of differential play per profile (split across xdist workers)",
     "fuzz_db": "example database folder: past findings replayed first (default .crescent/fuzz-db)",
     "fuzz_ignore": "differences fuzz looks past, comma-separated KIND:VALUE (see crescent-conformance fuzz --help)",
+    "max_failures": "show only the first N failures in full (per process), the others in one line each",
 }
 _ADAPTER = pytest.StashKey[Adapter]()
 _INFO = pytest.StashKey[Info]()
@@ -179,7 +180,14 @@ def _failure_text(config: pytest.Config, result: Result) -> str:
     headline = failure_headline(result)
     if config.getoption("tbstyle", "auto") == "line":
         return headline
+    shown, cap = config.stash.get(_SHOWN, 0), _number(config, "max_failures", int, 0)
+    if cap and shown >= cap:
+        return f"{headline}   (in full only the first {cap}: --crescent-max-failures)"
+    config.stash[_SHOWN] = shown + 1
     return f"{headline}\n{format_failure(result, _impl_label(config))}"
+
+
+_SHOWN = pytest.StashKey[int]()
 
 
 def _impl_label(config: pytest.Config) -> str:
@@ -229,6 +237,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from conformance.adapters.stdio import StdioAdapter
 
     timeout, max_line = _number(config, "timeout", float, 10.0), _number(config, "max_line", int, MAX_LINE)
+    _number(config, "max_failures", int, 1)  # a bad value is a usage error now, not at the first failure
     _check_outputs(config)
     try:
         adapter = make_adapter(option(config, "impl"), option(config, "cmd"), timeout)
