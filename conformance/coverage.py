@@ -87,8 +87,11 @@ def _baseline(sc: Scenario, profile: str) -> Verdict:
 
 def alternative(parameter: str, value: Any) -> Any:
     """The value a probe tries instead of ``value``: the other boolean or enum value, no limit for
-    a limit (and 13 for none), no undo for undo (and 100 for none), one reshuffle fewer."""
+    a limit (and 13 for none), no undo for undo (and 100 for none), one reshuffle fewer, piles 16 to 1
+    for an autoplay order of 1 to 16 (and 1 to 16 for any other)."""
     kind = str(load_yaml("profiles.yaml")["parameters"][parameter]["type"])
+    if kind == "pile-order":
+        return "descending" if value == "ascending" else "ascending"
     if kind.startswith("enum"):
         options = [a.strip() for a in kind[kind.index("[") + 1 : kind.index("]")].split(",")]
         return next(o for o in options if o != value)
@@ -105,6 +108,8 @@ def inert(profile: Profile, parameter: str) -> str | None:
     """Why ``parameter`` cannot change anything in ``profile`` (so no scenario can pin it), or None."""
     if parameter == "undo_cleared_by_reshuffle" and profile.undo_limit == 0:
         return "no effect without undo (undo_limit 0)"
+    if parameter == "autoplay_order" and not profile.autoplay:
+        return "no effect without autoplay"
     if parameter == "stuck_when" and not (profile.between_foundations or profile.give_backs):
         return "no effect where no card leaves a foundation (both readings then count the same moves)"
     return None

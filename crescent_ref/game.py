@@ -167,7 +167,8 @@ class Game:
     def _autoplay(self) -> list[Action]:
         """transitions.autoplay, with the pile moves of each position kept for the next question."""
         made: list[Action] = []
-        while self.profile.autoplay and (step := transitions.first_forced(self._pile_moves())) is not None:
+        order = transitions.scan_order(self.profile.autoplay_order)
+        while self.profile.autoplay and (step := transitions.first_forced(self._pile_moves(), order)) is not None:
             self.position = transitions.move(self.position, *step)
             made.append(MOVES[step[0]][step[1]])
         return made

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ class Profile:
     between_foundations: bool
     give_backs: bool
     autoplay: bool
+    autoplay_order: str | tuple[int, ...]
     deal: str
     hold_double_fit: bool
     undo_limit: int
@@ -58,13 +60,14 @@ class Profile:
             check_parameter(key, value)
         if not changes:
             return self
+        changes = {k: tuple(v) if isinstance(v, list) else v for k, v in changes.items()}
         said = ",".join(f"{k}={json.dumps(v)}" for k, v in sorted(changes.items()))
         return dataclasses.replace(self, name=f"{self.name}[{said}]", **changes)
 
     def __repr__(self) -> str:
         if "[" in self.name:
             base, _, said = self.name.partition("[")
-            changes = dict(part.split("=", 1) for part in said.rstrip("]").split(","))
+            changes = dict(part.split("=", 1) for part in re.split(r",(?=[a-z_]+=)", said.removesuffix("]")))
             return f"Profile.named({base!r}).changed({ {k: json.loads(v) for k, v in changes.items()} !r})"
         return f"Profile.named({self.name!r})"
 
@@ -87,6 +90,7 @@ def get_profile(name: str) -> Profile:
             why = f"unknown variant {quoted(variant, 30)}; known: {', '.join(variant_names())}"
             raise NotationError("profile", name, why)
         values.update(_values(data["variants"][variant]))
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
     return Profile(name="+".join([base, *variants]), **values)
 
 
@@ -105,7 +109,16 @@ def parameter_names() -> list[str]:
     return list(load_yaml("profiles.yaml")["parameters"])
 
 
+def _pile_order(value: Any) -> bool:
+    """``ascending``, ``descending``, or the 16 pile numbers each once, in the order autoplay looks at them."""
+    if value in ("ascending", "descending"):
+        return True
+    return isinstance(value, list | tuple) and sorted(value) == list(range(1, 17)) and all(
+        type(n) is int for n in value)
+
+
 _TYPES: dict[str, Any] = {
+    "pile-order": _pile_order,
     "boolean": lambda v: isinstance(v, bool),
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
     "integer-or-null": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool) and v >= 0),

@@ -5,6 +5,7 @@ These functions assume the action is legal (see crescent_ref.rules); each return
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TypeVar
 
 from crescent_ref.actions import DOWN, HOLD, PILES, UP, Action
@@ -72,18 +73,36 @@ def reshuffle(pos: Position) -> Position:
 
 
 def autoplay_step(profile: Profile, pos: Position) -> tuple[int, int] | None:
-    """The first pile (by number) whose top fits exactly one foundation and no pile, with that foundation."""
-    return first_forced(pile_moves(profile, pos))
+    """The first pile (in the profile's ``autoplay_order``) whose top fits exactly one foundation and no
+    pile, with that foundation."""
+    return first_forced(pile_moves(profile, pos), scan_order(profile.autoplay_order))
 
 
-def first_forced(moves: list[Action]) -> tuple[int, int] | None:
+def first_forced(moves: list[Action], order: tuple[int, ...] | None = None) -> tuple[int, int] | None:
     """In a position's pile moves (``movegen.pile_moves``): the first pile whose one and only move goes
-    to a foundation, that is, whose card fits exactly one foundation and no pile, with that move."""
+    to a foundation, that is, whose card fits exactly one foundation and no pile, with that move.
+    ``order``: the piles (0-based) in the order they are looked at; None is 1 to 16 (I-AUTOPLAY-ORDER)."""
+    if order is None:
+        return next(_forced(moves), None)
+    found = dict(_forced(moves))
+    return next(((src, found[src]) for src in order if src in found), None)
+
+
+def _forced(moves: list[Action]) -> Iterator[tuple[int, int]]:
+    """(source pile, foundation) in pile order, for the sources whose only move goes to a foundation."""
     last = len(moves) - 1
     for k, m in enumerate(moves):
         if UP <= m.dst < HOLD and (k == 0 or moves[k - 1].src != m.src) and (k == last or moves[k + 1].src != m.src):
-            return m.src, m.dst
-    return None
+            yield m.src, m.dst
+
+
+def scan_order(value: str | tuple[int, ...]) -> tuple[int, ...] | None:
+    """The 0-based pile order an ``autoplay_order`` value names (None for ``ascending``, the base order)."""
+    if value == "ascending":
+        return None
+    if value == "descending":
+        return tuple(range(PILES - 1, -1, -1))
+    return tuple(n - 1 for n in value)
 
 
 def autoplay(profile: Profile, pos: Position) -> tuple[Position, list[tuple[int, int]]]:
