@@ -65,9 +65,20 @@ def dependents(profile_name: str, parameter: str, value: Any, corpus: Iterable[S
     for sc in load_corpus() if corpus is None else corpus:
         if limit is not None and len(found) >= limit:
             break
-        if profile_name in sc.profiles and _verdict(changed, sc, profile_name) != _baseline(sc, profile_name):
+        if profile_name in sc.profiles and _changes(changed, sc, profile_name):
             found.append(f"{sc.id}[{profile_name}]")
     return found
+
+
+_CHANGES: dict[tuple[str, str, str, str], bool] = {}
+
+
+def _changes(changed: ChangedReference, sc: Scenario, profile: str) -> bool:
+    """Whether the changed reference's verdict differs from the plain one (once per scenario and change)."""
+    key = (sc.location, sc.id, profile, changed.profile.name)
+    if key not in _CHANGES:
+        _CHANGES[key] = _verdict(changed, sc, profile) != _baseline(sc, profile)
+    return _CHANGES[key]
 
 
 def _verdict(adapter: ReferenceAdapter, sc: Scenario, profile: str) -> Verdict:
@@ -108,7 +119,7 @@ def inert(profile: Profile, parameter: str) -> str | None:
     """Why ``parameter`` cannot change anything in ``profile`` (so no scenario can pin it), or None."""
     if parameter == "undo_cleared_by_reshuffle" and profile.undo_limit == 0:
         return "no effect without undo (undo_limit 0)"
-    if parameter == "autoplay_order" and not profile.autoplay:
+    if parameter in ("autoplay_order", "autoplay_when") and not profile.autoplay:
         return "no effect without autoplay"
     if parameter == "stuck_when" and not (profile.between_foundations or profile.give_backs):
         return "no effect where no card leaves a foundation (both readings then count the same moves)"
@@ -213,3 +224,40 @@ def _ids(ids: list[str]) -> str:
 
 def _value(value: Any) -> str:
     return "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+class ChoiceProbe(NamedTuple):
+    """One choice of spec/interpretations.md set otherwise through one of its parameters, and the
+    scenarios that notice (``id[profile]``, every profile of that base a scenario lists)."""
+
+    choice: str
+    profile: str  # the base profile
+    parameter: str
+    value: Any
+    changed: Any
+    scenarios: tuple[str, ...]
+
+
+def choice_probes(corpus: list[Scenario] | None = None) -> list[ChoiceProbe]:
+    """Every ``Declared as`` parameter of every choice, set otherwise on its base profile and on each
+    of that base's profiles with variants that leave the parameter alone."""
+    from conformance.corpus.vocabulary import choices
+
+    corpus = load_corpus() if corpus is None else corpus
+    names = sorted({p for sc in corpus for p in sc.profiles})
+    probes = []
+    for choice in choices():
+        for base, param in choice.declared_as:
+            value = getattr(get_profile(base), param)
+            new = alternative(param, value)
+            found = [key for name in names if _probed(name, base, param)
+                     for key in dependents(name, param, new, corpus)]
+            probes.append(ChoiceProbe(choice.id, base, param, value, new, tuple(found)))
+    return probes
+
+
+def _probed(name: str, base: str, param: str) -> bool:
+    """``name`` is ``base`` or ``base+variants`` where no variant sets ``param`` itself."""
+    first, *variants = name.split("+")
+    spec = load_yaml("profiles.yaml")["variants"]
+    return first == base and not any(param in spec[v]["parameters"] for v in variants)

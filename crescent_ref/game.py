@@ -89,7 +89,7 @@ class Game:
 
         game = cls(profile, Position(piles=((),) * 16, hidden=(0,) * 16, up=(1,) * 4, down=(13,) * 4, reshuffles=0))
         game.position = deal_position(code, closed=game.profile.closed, reshuffles=game.profile.reshuffles)
-        if game.profile.autoplay:
+        if game.profile.autoplay and game.profile.autoplay_when == "every-action":
             game.position = transitions.autoplay(game.profile, game.position)[0]
         return game
 
@@ -155,7 +155,8 @@ class Game:
         if not dry_run:
             self._record()
             self.position = transitions.move(self.position, src, dst, count=1)
-            made += self._autoplay()
+            if self.profile.autoplay_when == "every-action":
+                made += self._autoplay()
         return Outcome(act, True, effect="move", moves=tuple(made))
 
     def _record(self) -> None:

@@ -30,6 +30,7 @@ class Profile:
     give_backs: bool
     autoplay: bool
     autoplay_order: str | tuple[int, ...]
+    autoplay_when: str
     deal: str
     hold_double_fit: bool
     undo_limit: int

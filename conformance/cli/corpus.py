@@ -17,7 +17,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    errors = [str(e) for e in iter_lint(load_corpus(args.scenarios))]
+    errors = [str(e) for e in iter_lint(load_corpus(args.scenarios), replay=True)]
     print("\n".join(errors) or "corpus is clean")
     return 1 if errors else 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -119,10 +120,35 @@ def _message_faults(expect: Expect) -> Iterator[str]:
             yield f"messages.{lang}: {text!r} is not the {lang} message of {expect.reason} in spec/reasons.yaml"
 
 
-def iter_lint(scenarios: Iterable[Scenario]) -> Iterator[ScenarioError]:
-    """Vocabulary and cross-reference faults of loaded scenarios."""
-    for sc in scenarios:
+def iter_lint(scenarios: Iterable[Scenario], *, replay: bool = False) -> Iterator[ScenarioError]:
+    """Vocabulary and cross-reference faults of loaded scenarios; with ``replay``, also every choice a
+    scenario's verdict depends on without naming it (``choice_faults``, a few seconds for the corpus)."""
+    listed = list(scenarios)
+    for sc in listed:
         yield from lint_scenario(sc)
+    if replay:
+        yield from choice_faults(listed)
+
+
+def choice_faults(scenarios: Iterable[Scenario]) -> Iterator[ScenarioError]:
+    """Tags are computed, not remembered: each choice of spec/interpretations.md is set otherwise on the
+    reference through its parameters (``conformance.coverage.choice_probes``), and a scenario whose
+    verdict then changes must name that choice in ``interpretation``."""
+    from conformance.coverage import choice_probes
+
+    listed = list(scenarios)
+    by_id = {sc.id: sc for sc in listed}
+    missing: dict[tuple[str, str], list[str]] = {}
+    for probe in choice_probes(listed):
+        for key in probe.scenarios:
+            sid, _, profile = key.partition("[")
+            if probe.choice not in by_id[sid].interpretations:
+                missing.setdefault((sid, probe.choice), []).append(f"{profile.rstrip(']')} with {probe.parameter}="
+                                                                   f"{json.dumps(probe.changed)}")
+    for (sid, choice), where in missing.items():
+        sc = by_id[sid]
+        yield ScenarioError(sc.file, sc.line, f"{sid}: $.interpretation",
+                            f"does not name {choice}, a choice its verdict depends on ({'; '.join(where)})")
 
 
 def lint_selected(selected: Iterable[Scenario]) -> Iterator[ScenarioError]:
