@@ -198,6 +198,7 @@ def render(corpus: list[Scenario]) -> list[str]:
     for probe in parameter_coverage(corpus):
         lines.append(f"| {probe.profile} | {probe.parameter} | {_value(probe.value)} | {_value(probe.changed)} | "
                      f"{_cell(probe)} |")
+    lines += ["", *choice_lines(corpus)]
     lines += ["", "## Reason coverage", "",
               "The scenarios expecting each reason code in each base profile where it can occur (— : it cannot).",
               "", "| reason | " + " | ".join(base_names()) + " |", "|---" * (len(base_names()) + 1) + "|"]
@@ -206,6 +207,47 @@ def render(corpus: list[Scenario]) -> list[str]:
         cells = [_ids(found[(code, base)]) if (code, base) in found else "—" for base in base_names()]
         lines.append(f"| {code} | " + " | ".join(cells) + " |")
     return [*lines, ""]
+
+
+def choice_lines(corpus: list[Scenario]) -> list[str]:
+    """The "Choices" section: each choice of spec/interpretations.md, each alternative tried through its
+    declared parameters, and the scenarios that alternative decides."""
+    from conformance.corpus.vocabulary import choices
+
+    lines = [
+        "## Choices",
+        "",
+        "Each interpretation spec/interpretations.md classifies as a choice. Where a profile parameter declares",
+        "it, the reference plays every scenario with the choice set otherwise (`conformance.coverage.choice_probes`);",
+        "the scenarios whose verdict changes are the ones the choice decides, and each must name it (lint).",
+        "An implementation that took the alternative declares it as a deviation and is judged by the reference",
+        "playing it. A choice without a parameter says in spec/interpretations.md what is judged instead.",
+        "",
+        "| choice | profile | parameter | ours | alternative | scenarios it decides |",
+        "|---|---|---|---|---|---|",
+    ]
+    by_choice: dict[str, list[ChoiceProbe]] = {}
+    for probe in choice_probes(corpus):
+        by_choice.setdefault(probe.choice, []).append(probe)
+    for choice in choices():
+        for probe in by_choice.get(choice.id, []):
+            lines.append(f"| {choice.id} | {probe.profile} | {probe.parameter} | {_value(probe.value)} | "
+                         f"{_value(probe.changed)} | {_choice_cell(probe)} |")
+        if not choice.declared_as:
+            lines.append(f"| {choice.id} | — | — | — | — | no parameter: see spec/interpretations.md; "
+                         f"named by {_ids(_naming(corpus, choice.id))} |")
+    return lines
+
+
+def _naming(corpus: list[Scenario], iid: str) -> list[str]:
+    return [sc.id for sc in corpus if iid in sc.interpretations]
+
+
+def _choice_cell(probe: ChoiceProbe) -> str:
+    if probe.scenarios:
+        return f"{len(probe.scenarios)}: " + ", ".join(probe.scenarios)
+    why = inert(get_profile(probe.profile), probe.parameter)
+    return f"— {why}" if why else "none in the corpus"
 
 
 def _cell(probe: Probe) -> str:
@@ -223,6 +265,8 @@ def _ids(ids: list[str]) -> str:
 
 
 def _value(value: Any) -> str:
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
     return "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 

@@ -33,9 +33,10 @@ def test_every_parameter_a_variant_sets_is_pinned(variant: str) -> None:
     assert [p.parameter for p in variant_probes(variant, corpus(), limit=1) if not p.scenarios] == []
 
 
-def test_the_apps_stuck_rule_is_pinned_by_the_slide_between_foundations() -> None:
-    assert dependents("app", "stuck_when", "no-pile-move", corpus()) == ["end-of-game-008[app]"]
-    assert dependents("morehead-1949", "stuck_when", "no-move", corpus()) == ["end-of-game-008[morehead-1949]"]
+def test_the_stuck_rule_is_pinned_by_slides_between_foundations_from_two_positions() -> None:
+    assert dependents("app", "stuck_when", "no-pile-move", corpus()) == ["end-of-game-008[app]", "end-of-game-013[app]"]
+    assert dependents("morehead-1949", "stuck_when", "no-move", corpus()) == [
+        "end-of-game-008[morehead-1949]", "end-of-game-013[morehead-1949]"]
 
 
 def test_an_unchanged_parameter_changes_nothing() -> None:
