@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conformance.corpus import trace
 from conformance.corpus.scenarios import Scenario
@@ -23,6 +23,9 @@ from conformance.docs.common import (
 from conformance.docs.html import link, page, raw, tag
 from conformance.docs.rules_pages import source_html
 from crescent_ref.spec_files import load_yaml
+
+if TYPE_CHECKING:
+    from conformance.coverage import ChoiceProbe
 
 
 def scenario_links(scenarios: list[Scenario]) -> str:
@@ -68,10 +71,14 @@ def _variants(data: dict[str, Any]) -> str:
 
 def interpretations_page(corpus: list[Scenario]) -> str:
     """spec/interpretations.md, each decision followed by the scenarios and parameters resting on it."""
+    from conformance.coverage import choice_probes
+
     body = [tag("h1", "Interpretations"), render_md(_preamble("interpretations.md"))]
+    probes = choice_probes(corpus)
     for level, heading, part in sections("interpretations.md"):
         iid = heading.split()[0]
-        body.append(raw(f"h{level}", escape(heading), id=iid) + render_md(part) + _uses(iid, corpus))
+        decided = "".join(_decided(p, corpus) for p in probes if p.choice == iid)
+        body.append(raw(f"h{level}", escape(heading), id=iid) + render_md(part) + _uses(iid, corpus) + decided)
     return page("Crescent: interpretations", "".join(body), nav())
 
 
@@ -94,6 +101,14 @@ def _uses(iid: str, corpus: list[Scenario]) -> str:
     if params:
         parts.append("Profile parameters citing it: " + escape(", ".join(params)))
     return "".join(raw("p", p, "muted") for p in parts)
+
+
+def _decided(probe: ChoiceProbe, corpus: list[Scenario]) -> str:
+    """One alternative of a choice and the scenarios it decides (their verdict changes on the reference)."""
+    ids = {key.split("[")[0] for key in probe.scenarios}
+    chosen = [sc for sc in corpus if sc.id in ids]
+    said = f"{probe.profile} with {probe.parameter} = {param_value(probe.changed)} instead of {param_value(probe.value)}"
+    return raw("p", escape(said) + f": decides {len(chosen)}: " + (scenario_links(chosen) or "none"), "muted")
 
 
 def reasons_page(corpus: list[Scenario]) -> str:
