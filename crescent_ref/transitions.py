@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import TypeVar
 
 from crescent_ref.actions import DOWN, HOLD, PILES, UP, Action
+from crescent_ref.errors import NotationError
 from crescent_ref.movegen import pile_moves
 from crescent_ref.position import Pile, Position
 from crescent_ref.profiles import Profile
@@ -102,6 +103,9 @@ def scan_order(value: str | tuple[int, ...]) -> tuple[int, ...] | None:
         return None
     if value == "descending":
         return tuple(range(PILES - 1, -1, -1))
+    if isinstance(value, str):
+        why = "expected ascending, descending or the 16 pile numbers"
+        raise NotationError("parameter value", f"autoplay_order={value}", why)
     return tuple(n - 1 for n in value)
 
 

@@ -107,7 +107,8 @@ def _decided(probe: ChoiceProbe, corpus: list[Scenario]) -> str:
     """One alternative of a choice and the scenarios it decides (their verdict changes on the reference)."""
     ids = {key.split("[")[0] for key in probe.scenarios}
     chosen = [sc for sc in corpus if sc.id in ids]
-    said = f"{probe.profile} with {probe.parameter} = {param_value(probe.changed)} instead of {param_value(probe.value)}"
+    ours, other = param_value(probe.value), param_value(probe.changed)
+    said = f"{probe.profile} with {probe.parameter} = {other} instead of {ours}"
     return raw("p", escape(said) + f": decides {len(chosen)}: " + (scenario_links(chosen) or "none"), "muted")
 
 
