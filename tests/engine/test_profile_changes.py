@@ -40,3 +40,53 @@ def test_an_unknown_parameter_or_a_bad_value_is_refused(changes: dict[str, objec
 
 def test_every_parameter_of_the_file_is_a_profile_field() -> None:
     assert set(parameter_names()) == set(get_profile("app").parameters())
+
+
+
+def corpus_position(sid: str) -> str:
+    from conformance.corpus.load import load_corpus
+
+    return next(sc.position or "" for sc in load_corpus() if sc.id == sid)
+
+
+@pytest.mark.parametrize(
+    ("order", "made"),
+    [
+        ("ascending", ["p1-p2", "p3-K♥", "p3-K♥", "p5-A♠"]),
+        ("descending", ["p1-p2", "p5-A♠", "p3-K♥", "p3-K♥"]),
+        ([5, *range(1, 5), *range(6, 17)], ["p1-p2", "p5-A♠", "p3-K♥", "p3-K♥"]),
+        ([4, 3, *range(5, 17), 1, 2], ["p1-p2", "p3-K♥", "p3-K♥", "p5-A♠"]),
+    ],
+)
+def test_autoplay_looks_at_the_piles_in_the_declared_order(order: object, made: list[str]) -> None:
+    game = Game.from_text(get_profile("open").changed({"autoplay_order": order}), corpus_position("autoplay-006"))
+    assert game.apply("p1-p3").reason == "wrong-rank"
+    assert [str(m) for m in game.apply("p1-p2").moves] == made
+
+
+def test_an_autoplay_order_list_is_kept_as_a_tuple_and_its_repr_pastes_back() -> None:
+    order = [*range(16, 0, -1)]
+    p = get_profile("open").changed({"autoplay_order": order})
+    assert p.autoplay_order == tuple(order) and hash(p)
+    assert eval(repr(p), {"Profile": Profile}) == p
+
+
+@pytest.mark.parametrize("bad", ["sideways", [1, 2, 3], [*range(1, 16), 15], [*range(1, 16), True], 16])
+def test_a_bad_autoplay_order_is_refused(bad: object) -> None:
+    with pytest.raises(NotationError, match="autoplay_order"):
+        get_profile("open").changed({"autoplay_order": bad})
+
+
+def test_autoplay_only_after_a_reshuffle_leaves_the_deal_and_moves_alone() -> None:
+    when = get_profile("open").changed({"autoplay_when": "reshuffle"})
+    dealt, plain = Game.deal(when, "CR1-N-AAAAAAB"), Game.deal("open", "CR1-N-AAAAAAB")
+    assert dealt.position != plain.position  # the base autoplays on the fresh deal
+    loaded = Game.from_text("open", dealt.position.to_text())  # the base, from the same position
+    assert dealt.apply("reshuffle").moves == loaded.apply("reshuffle").moves
+
+
+def test_autoplay_only_after_a_reshuffle_does_not_follow_a_move() -> None:
+    start = corpus_position("autoplay-001")  # the 2♠ uncovered on pile 1 fits only its foundation
+    base = Game.from_text("open", start).apply("p1-p2")
+    when = Game.from_text(get_profile("open").changed({"autoplay_when": "reshuffle"}), start).apply("p1-p2")
+    assert [str(m) for m in base.moves] == ["p1-p2", "p1-A♠"] and [str(m) for m in when.moves] == ["p1-p2"]
