@@ -225,12 +225,14 @@ class Game:
         return None
 
     def _drop(self, act: Action, dry_run: bool) -> Outcome:
-        """The card goes to the first place that takes it: the hold, then its suit's Ace and King
-        foundations (a foundation's card: its partner only). I-DROP."""
+        """The card goes to the first place that takes it: the hold, then its suit's two foundations,
+        the ``drop_both_fit`` one first (a foundation's card: its partner only). I-DROP."""
         card = rules.source_card(self.position, act.src)
         if card < 0:
             return Outcome(act, False, "empty-source")
-        targets = (HOLD, UP + card // 13, DOWN + card // 13) if act.src < PILES else (rules.partner(act.src),)
+        first, second = (UP, DOWN) if self.profile.drop_both_fit == "ace" else (DOWN, UP)
+        suit = card // 13
+        targets = (HOLD, first + suit, second + suit) if act.src < PILES else (rules.partner(act.src),)
         for dst in targets:
             if movegen.reason(self.profile, self.position, act.src, dst) is None:
                 return self._move(act, act.src, dst, dry_run)

@@ -31,6 +31,7 @@ class Profile:
     autoplay: bool
     autoplay_order: str | tuple[int, ...]
     autoplay_when: str
+    drop_both_fit: str
     deal: str
     hold_double_fit: bool
     undo_limit: int
