@@ -119,8 +119,6 @@ def inert(profile: Profile, parameter: str) -> str | None:
     """Why ``parameter`` cannot change anything in ``profile`` (so no scenario can pin it), or None."""
     if parameter == "undo_cleared_by_reshuffle" and profile.undo_limit == 0:
         return "no effect without undo (undo_limit 0)"
-    if parameter == "drop_both_fit" and profile.hold_double_fit:
-        return "no effect with the hold, which takes a card that fits both foundations first"
     if parameter in ("autoplay_order", "autoplay_when") and not profile.autoplay:
         return "no effect without autoplay"
     if parameter == "stuck_when" and not (profile.between_foundations or profile.give_backs):

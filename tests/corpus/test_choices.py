@@ -53,7 +53,7 @@ def test_each_new_choice_parameter_and_stuck_when_is_pinned_from_two_positions()
     by = {(p.profile, p.parameter): p for p in probes()}
     for pair in [("open", "autoplay_order"), ("open", "autoplay_when"), ("app", "stuck_when"),
                  ("morehead-1949", "stuck_when"), ("open", "stuck_when"), ("app", "drop_both_fit"),
-                 ("open", "drop_both_fit"), ("morehead-1949", "drop_both_fit")]:
+                 ("open", "drop_both_fit"), ("morehead-1949", "drop_both_fit"), ("hoffmann-1892", "drop_both_fit")]:
         ids = {key.split("[")[0] for key in by[pair].scenarios}
         positions = {sc.position or sc.code for sc in corpus() if sc.id in ids}
         assert len(positions) >= 2, pair
