@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from conformance.adapters.reference import ReferenceAdapter
+from conformance.corpus import cache
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
 from conformance.judging.runner import Verdict, run_scenario
@@ -67,18 +68,37 @@ def dependents(profile_name: str, parameter: str, value: Any, corpus: Iterable[S
             break
         if profile_name in sc.profiles and _changes(changed, sc, profile_name):
             found.append(f"{sc.id}[{profile_name}]")
+    _KEPT.flush()
     return found
 
 
 _CHANGES: dict[tuple[str, str, str, str], bool] = {}
+_KEPT = cache.Memo("verdict-changes")  # the same answers across processes (xdist workers, trace, lint, docs)
 
 
 def _changes(changed: ChangedReference, sc: Scenario, profile: str) -> bool:
-    """Whether the changed reference's verdict differs from the plain one (once per scenario and change)."""
+    """Whether the changed reference's verdict differs from the plain one (once per scenario and change,
+    and kept in the corpus cache under the scenario's whole content and the changed profile's)."""
     key = (sc.location, sc.id, profile, changed.profile.name)
     if key not in _CHANGES:
-        _CHANGES[key] = _verdict(changed, sc, profile) != _baseline(sc, profile)
+        question = f"{_content(sc)}|{profile}|{changed.profile!r}"
+        kept = _KEPT.get(question)
+        if not isinstance(kept, bool):
+            kept = _verdict(changed, sc, profile) != _baseline(sc, profile)
+            _KEPT.put(question, kept)
+        _CHANGES[key] = kept
     return _CHANGES[key]
+
+
+_CONTENT: dict[int, tuple[Scenario, str]] = {}
+
+
+def _content(sc: Scenario) -> str:
+    """A digest of everything the scenario says (its repr), computed once per scenario object."""
+    known = _CONTENT.get(id(sc))
+    if known is None or known[0] is not sc:
+        known = _CONTENT[id(sc)] = (sc, cache.digest(repr(sc)))
+    return known[1]
 
 
 def _verdict(adapter: ReferenceAdapter, sc: Scenario, profile: str) -> Verdict:

@@ -144,3 +144,58 @@ def mark_clean(docs: Iterable[tuple[Located, bytes]]) -> None:
     """Record that lint found each of these (already stored) files clean."""
     for doc, content in docs:
         store(doc, content, lint_clean=True)
+
+
+class Memo:
+    """Answers worth keeping across processes (e.g. a scenario's verdict under a changed profile), one JSON
+    file per ``name`` and fingerprint: read once, added to in memory, merged into the file on ``flush``.
+
+    Keys are strings the caller makes from the question's full content (never a file name alone), so
+    an answer can never be read for another question; two processes flushing at once each merge what
+    the file holds first, and a lost race loses answers, never correctness.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.known: dict[str, Any] | None = None
+        self.fresh: dict[str, Any] = {}
+
+    def _file(self) -> Path | None:
+        folder = cache_dir()
+        return None if folder is None else folder / f"{self.name}-{fingerprint()[:32]}.json"
+
+    def get(self, question: str) -> Any:
+        """The stored answer, or None."""
+        if self.known is None:
+            self.known = _read_map(self._file())
+        return self.fresh.get(question, self.known.get(question))
+
+    def put(self, question: str, answer: Any) -> None:
+        """Remember ``answer`` (flushed to the file later)."""
+        self.fresh[question] = answer
+
+    def flush(self) -> None:
+        """Merge the new answers into the file (written whole, atomically)."""
+        target = self._file()
+        if target is None or not self.fresh:
+            return
+        merged = {**_read_map(target), **self.fresh}
+        with contextlib.suppress(OSError, TypeError, ValueError):
+            target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            _write(target.parent, target.name, json.dumps(merged, separators=(",", ":")))
+            self.known, self.fresh = merged, {}
+
+
+def _read_map(path: Path | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    try:
+        found = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def digest(text: str) -> str:
+    """A short content key for ``text``."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:40]
