@@ -120,3 +120,30 @@ def test_the_fingerprint_covers_the_spec_data_and_the_reading_code() -> None:
     names = {path.name for path in cache._inputs()}
     assert {"profiles.yaml", "scenario.schema.json", "load.py", "lint.py", "game.py"} <= names
     assert not any(path.parent.name == "scenarios" for path in cache._inputs())
+
+
+def test_a_memo_merges_what_other_processes_flushed_and_survives_damage(folder: Path) -> None:
+    first, second = cache.Memo("answers"), cache.Memo("answers")
+    assert first.get("q1") is None and second.get("q2") is None
+    first.put("q1", True)
+    first.flush()
+    second.put("q2", False)
+    second.flush()
+    assert cache.Memo("answers").get("q1") is True and cache.Memo("answers").get("q2") is False
+    for stored in folder.glob("answers-*.json"):
+        stored.write_text("[1, 2", encoding="utf-8")
+    assert cache.Memo("answers").get("q1") is None
+
+
+def test_coverage_answers_kept_on_disk_equal_fresh_ones(folder: Path) -> None:
+    from conformance import coverage
+    from conformance.corpus.load import load_corpus
+
+    corpus = [sc for sc in load_corpus() if sc.area == "pile-limit"]
+    fresh = coverage.dependents("app", "pile_limit", None, corpus)
+    assert fresh
+    assert list(folder.glob("verdict-changes-*.json"))
+    coverage._CHANGES.clear()
+    coverage._KEPT.known, coverage._KEPT.fresh = None, {}
+    assert coverage.dependents("app", "pile_limit", None, corpus) == fresh
+
