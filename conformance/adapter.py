@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from crescent_ref.errors import NotationError
 from crescent_ref.profiles import Profile, base_names, get_profile
@@ -25,6 +25,11 @@ OBSERVATIONS: dict[str, str] = {
     "card-moves": "the card moves an accepted action made, autoplay included",
 }
 CAPABILITIES = OFFERS + tuple(OBSERVATIONS)
+# A protocol feature an implementation may declare among its capabilities: the runner then says, in
+# each new_game and act request, which state fields it needs, and the reply need hold only those
+# (spec/protocol.md, "State on demand"). Not in CAPABILITIES: an in-process adapter declaring it
+# must take the ``fields`` keyword of ``start`` and ``act``.
+STATE_ON_DEMAND = "state-on-demand"
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,3 +140,42 @@ class Adapter(Protocol):
     def close(self) -> None:
         """Release the implementation (end a process, ...)."""
         ...
+
+
+class OnDemand(Protocol):
+    """An adapter declaring ``state-on-demand``: ``fields`` names the state fields wanted (None: all)."""
+
+    def start(
+        self, profile: str, *, position: str | None = None, code: str | None = None, fields: frozenset[str] | None = None
+    ) -> dict[str, Any]:
+        """As Adapter.start; the state need hold only ``fields``."""
+        ...
+
+    def act(self, action: str, fields: frozenset[str] | None = None) -> Reply:
+        """As Adapter.act; the state need hold only ``fields``."""
+        ...
+
+
+Call = tuple[str, dict[str, Any]]  # an announced call: "start", "act" or "legal_moves" and its keyword arguments
+
+
+def announce(adapter: Adapter, calls: list[Call]) -> None:
+    """Tell an adapter that can pipeline (``prefetch``, the stdio adapter) the calls about to be made, in
+    order, so that it sends them at once; the calls themselves are then made as usual. Others ignore it."""
+    prefetch = getattr(adapter, "prefetch", None)
+    if callable(prefetch) and calls:
+        prefetch(calls)
+
+
+def start_game(
+    adapter: Adapter, profile: str, position: str | None, code: str | None, fields: frozenset[str] | None
+) -> dict[str, Any]:
+    """``adapter.start``, asking only for ``fields`` when given (the adapter declared state on demand)."""
+    if fields is None:
+        return adapter.start(profile, position=position, code=code)
+    return cast(OnDemand, adapter).start(profile, position=position, code=code, fields=fields)
+
+
+def act(adapter: Adapter, action: str, fields: frozenset[str] | None) -> Reply:
+    """``adapter.act``, asking only for ``fields`` when given (the adapter declared state on demand)."""
+    return adapter.act(action) if fields is None else cast(OnDemand, adapter).act(action, fields=fields)

@@ -18,11 +18,12 @@ from crescent_ref.errors import CrescentError, NotationError, quoted
 from crescent_ref.game import Game
 from crescent_ref.messages import LANGUAGES, message
 from crescent_ref.profiles import base_names, get_profile, variant_names
-from crescent_ref.state_json import game_state
+from crescent_ref.state_json import game_state, state_fields
 
 PROTOCOL_VERSION = 2
 CAPABILITIES = ["undo", "tap", "drop", "game-codes", "legal-moves", "selection", "messages"]
 OBSERVATIONS = ["reasons", "waiting", "undo-count", "effect", "card-moves"]
+ON_DEMAND = "state-on-demand"  # a request's "state": [field, ...] asks for only those fields
 Reply = dict[str, Any]
 
 
@@ -36,7 +37,7 @@ def hello() -> Reply:
             "language": "python",
             "profiles": base_names(),
             "variants": variant_names(),
-            "capabilities": CAPABILITIES + OBSERVATIONS,
+            "capabilities": CAPABILITIES + OBSERVATIONS + [ON_DEMAND],
             "languages": list(LANGUAGES),
         },
     }
@@ -75,12 +76,13 @@ class Server:
 
     def _new_game(self, req: dict[str, Any]) -> Reply:
         profile = _text(req, "profile")
+        _wanted(req)  # a bad "state" field is refused before the game changes
         get_profile(profile)  # an unknown profile is no refused position
         if req.get("code") is not None:
             self.game = Game.deal(profile, _text(req, "code"))
         else:
             self.game = Game.from_text(profile, _text(req, "position"))
-        return {"state": game_state(self.game)}
+        return _with_state({}, self.game, req)
 
     def _current(self) -> Game:
         if self.game is None:
@@ -89,20 +91,36 @@ class Server:
 
     def _act(self, req: dict[str, Any]) -> Reply:
         game = self._current()
+        wanted = _wanted(req)  # read before the action: a bad field changes nothing
         out = game.apply(_text(req, "action"))
-        return {
-            "accepted": out.accepted,
-            "reason": out.reason,
-            "effect": out.effect,
-            "moves": [str(m) for m in out.moves],
-            "state": game_state(game),
-        }
+        reply = {"accepted": out.accepted, "reason": out.reason, "effect": out.effect, "moves": [str(m) for m in out.moves]}
+        return _with_state(reply, game, req, wanted)
 
     def _legal_moves(self, req: dict[str, Any]) -> Reply:
         return {"moves": [str(m) for m in self._current().legal_moves()]}
 
     def _message(self, req: dict[str, Any]) -> Reply:
         return {"text": message(_text(req, "reason"), _text(req, "lang"))}
+
+
+def _wanted(req: dict[str, Any]) -> list[str] | None:
+    """The state fields a request asks for (``"state": [...]``, state on demand), None for the whole state."""
+    if "state" not in req:
+        return None
+    names = req["state"]
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise RequestError(f"field 'state' must be a list of state field names, got {quoted(json.dumps(names))}")
+    return names
+
+
+def _with_state(reply: Reply, game: Game, req: dict[str, Any], wanted: list[str] | None = None) -> Reply:
+    """``reply`` with the state the request asked for: all of it, only some fields, or none (``[]``)."""
+    names = _wanted(req) if wanted is None else wanted
+    if names is None:
+        reply["state"] = game_state(game)
+    elif names:
+        reply["state"] = state_fields(game, names)
+    return reply
 
 
 REFUSABLE = ("position", "game code", "card", "place")  # what a new_game's position or code may fail as

@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from typing import Any
 
 import crescent_ref
-from conformance.adapter import CAPABILITIES, Info, Reply, RuleError
+from conformance.adapter import CAPABILITIES, STATE_ON_DEMAND, Info, Reply, RuleError
 from conformance.judging.state import game_state
 from crescent_ref import messages
 from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
 from crescent_ref.profiles import Profile, base_names, variant_names
+from crescent_ref.state_json import state_fields
 
 
 class ReferenceAdapter:
@@ -29,18 +30,26 @@ class ReferenceAdapter:
             language="python",
             profiles=tuple(base_names()),
             variants=tuple(variant_names()),
-            capabilities=frozenset(CAPABILITIES),
+            capabilities=frozenset(CAPABILITIES) | self._on_demand(),
             languages=("en", "id", "zh"),
             deviations=self.deviations,
         )
 
-    def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
-        """Start from a position text or a game code."""
+    def _on_demand(self) -> frozenset[str]:
+        """``state-on-demand`` unless a subclass replaces ``start`` or ``act`` (it may not take ``fields``)."""
+        kind = type(self)
+        plain = kind.start is ReferenceAdapter.start and kind.act is ReferenceAdapter.act
+        return frozenset({STATE_ON_DEMAND}) if plain else frozenset()
+
+    def start(
+        self, profile: str, *, position: str | None = None, code: str | None = None, fields: frozenset[str] | None = None
+    ) -> dict[str, Any]:
+        """Start from a position text or a game code (``fields``: only these state fields)."""
         try:
             self.game = self._new_game(profile, position, code)
         except NotationError as err:
             raise RuleError(str(err)) from None
-        return game_state(self.game)
+        return game_state(self.game) if fields is None else state_fields(self.game, fields)
 
     def _new_game(self, profile: str, position: str | None, code: str | None) -> Game:
         """The game the runner asked for, under the declared deviations if any (a subclass may play another
@@ -54,11 +63,12 @@ class ReferenceAdapter:
             raise RuleError("no game started")
         return self.game
 
-    def act(self, action: str) -> Reply:
-        """Apply one action."""
+    def act(self, action: str, fields: frozenset[str] | None = None) -> Reply:
+        """Apply one action (``fields``: only these state fields in the reply)."""
         game = self._game()
         out = game.apply(action)
-        return Reply(out.accepted, out.reason, out.effect, tuple(str(m) for m in out.moves), game_state(game))
+        state = game_state(game) if fields is None else state_fields(game, fields)
+        return Reply(out.accepted, out.reason, out.effect, tuple(str(m) for m in out.moves), state)
 
     def legal_moves(self) -> list[str]:
         """The legal card moves."""

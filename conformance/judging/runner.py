@@ -7,9 +7,21 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from conformance.adapter import Adapter, AdapterError, Info, Reply, RuleError, Skip
+from conformance.adapter import (
+    STATE_ON_DEMAND,
+    Adapter,
+    AdapterError,
+    Call,
+    Info,
+    Reply,
+    RuleError,
+    Skip,
+    act,
+    announce,
+    start_game,
+)
 from conformance.corpus.scenarios import Expect, Scenario, Step
-from conformance.judging.state import Mismatch, canonical_action, compare, state_text
+from conformance.judging.state import Mismatch, canonical_action, compare, fields_read, state_text
 
 Verdict = Literal["passed", "failed", "skipped", "errored"]
 # State fields compared only with a capability (spec/protocol.md).
@@ -82,7 +94,11 @@ def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str)
             return Result(scenario, profile, "skipped", detail, judged_as=judged_as)
     unchecked: list[str] = []
     try:
-        failure = _play(adapter, info, scenario, profile, unchecked)
+        lean = STATE_ON_DEMAND in info.capabilities
+        failure = _play(adapter, info, scenario, profile, unchecked, lean)
+        if failure and lean:  # played again with whole states, for a failure that shows the tables
+            unchecked = []
+            failure = _play(adapter, info, scenario, profile, unchecked, False) or failure
     except Skip as err:
         return Result(scenario, profile, "skipped", f"implementation skipped it: {err}", judged_as=judged_as)
     except RuleError as err:
@@ -108,23 +124,48 @@ def _where(err: BaseException) -> str:
     return f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
 
 
-def _play(adapter: Adapter, info: Info, scenario: Scenario, profile: str, unchecked: list[str]) -> StepFailure | None:
-    """Play the steps; checks that cannot be made with this implementation are added to ``unchecked``."""
-    state = adapter.start(profile, position=scenario.position, code=scenario.code)
+def _play(
+    adapter: Adapter, info: Info, scenario: Scenario, profile: str, unchecked: list[str], lean: bool = False
+) -> StepFailure | None:
+    """Play the steps; checks that cannot be made with this implementation are added to ``unchecked``.
+
+    ``lean`` (state on demand): each request asks only for the state fields its step checks.
+    """
     given = Expect(state=scenario.given_state_for(profile))
+    announce(adapter, _script(info, scenario, profile, given, lean))
+    state = start_game(adapter, profile, scenario.position, scenario.code, fields_read(given.state) if lean else None)
     mismatches = _state_mismatches(adapter, info, given.state, state, unchecked)
     if mismatches:
         return StepFailure(None, given, None, tuple(mismatches), "", state_text(state))
     for step in scenario.steps:
         before = state
         expect = step.expected(profile)
-        reply = adapter.act(canonical_action(step.action))
+        reply = act(adapter, canonical_action(step.action), fields_read(expect.state) if lean else None)
         state = reply.state
         mismatches = _judge(expect, reply, info, unchecked) + _messages(adapter, info, expect, reply, unchecked)
         mismatches += _state_mismatches(adapter, info, expect.state, state, unchecked)
         if mismatches:
             return StepFailure(step, expect, reply, tuple(mismatches), state_text(before), state_text(state))
     return None
+
+
+def _script(info: Info, scenario: Scenario, profile: str, given: Expect, lean: bool) -> list[Call]:
+    """The calls the play of the scenario makes, in order, for an adapter that pipelines them (up to the
+    first step that asks for messages: those depend on the reply)."""
+    legal = "legal-moves" in info.capabilities
+    calls: list[Call] = []
+    for number, expect in enumerate([given, *(step.expected(profile) for step in scenario.steps)]):
+        fields = fields_read(expect.state) if lean else None
+        if number == 0:
+            calls.append(("start", {"profile": profile, "position": scenario.position, "code": scenario.code,
+                                    "fields": fields}))
+        else:
+            calls.append(("act", {"action": canonical_action(scenario.steps[number - 1].action), "fields": fields}))
+        if legal and "legal_moves" in expect.state:
+            calls.append(("legal_moves", {}))
+        if expect.messages and "messages" in info.capabilities:
+            break
+    return calls
 
 
 def _state_mismatches(

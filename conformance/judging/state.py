@@ -15,6 +15,7 @@ __all__ = [
     "FOUNDATIONS",
     "Mismatch",
     "compare",
+    "fields_read",
     "game_state",
     "observed",
     "position_state",
@@ -163,6 +164,26 @@ _CHECKS: dict[str, Any] = {
     "legal_moves": _check_legal,
     **{k: _scalar(k) for k in ("moves", "reshuffles", "status", "foundation_cards", "undo", "selected")},
 }
+
+
+_POSITION = ("piles", "hidden", "foundations", "held", "reshuffles", "moves")
+_READS: dict[str, tuple[str, ...]] = {
+    "position": _POSITION,
+    "piles": ("piles", "hidden"),
+    "tops": ("piles",),
+    "counts": ("piles",),
+    "hidden": ("hidden",),
+    "foundations": ("foundations",),
+    "foundation_counts": ("foundations",),
+    "held": ("held",),
+    "legal_moves": (),
+}
+
+
+def fields_read(expected: dict[str, Any]) -> frozenset[str]:
+    """The state fields ``compare(expected, ...)`` reads: what to ask an implementation for under state
+    on demand (spec/protocol.md)."""
+    return frozenset(name for key in expected for name in _READS.get(key, (key,)))
 
 
 def observed(expected: dict[str, Any], state: dict[str, Any], legal: list[str] | None = None) -> dict[str, Any]:

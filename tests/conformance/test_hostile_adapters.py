@@ -58,7 +58,7 @@ HANDSHAKE_FAULTS = {
     "hs-endless": "a reply line of more than",
     "hs-pipe-held": "exited (crash)",
     "hs-version": "protocol version 3; the runner speaks 1, 2",
-    "hs-no-implementation": "breaks the protocol schema",
+    "hs-no-implementation": 'handshake field "implementation": expected an object',
 }
 
 

@@ -14,7 +14,7 @@ export const IMPLEMENTATION = Object.freeze({
   profiles: BASE_PROFILES,
   variants: VARIANTS,
   capabilities: ['undo', 'tap', 'drop', 'game-codes', 'legal-moves', 'selection', 'messages',
-    'reasons', 'waiting', 'undo-count', 'effect', 'card-moves'],
+    'reasons', 'waiting', 'undo-count', 'effect', 'card-moves', 'state-on-demand'],
   languages: LANGUAGES,
 });
 
@@ -55,15 +55,17 @@ export class Session {
     switch (req.cmd) {
       case 'new_game': {
         if (typeof req.profile !== 'string') throw new RequestError('new_game needs a profile');
+        const wanted = wantedFields(req);
         if (typeof req.position === 'string') this.game = Game.fromPosition(req.profile, req.position);
         else if (typeof req.code === 'string') this.game = Game.fromCode(req.profile, req.code);
         else throw new RequestError('new_game needs a position or a code');
-        return { state: this.game.state() };
+        return withState({}, this.game, wanted);
       }
       case 'act': {
         const game = this.requireGame();
+        const wanted = wantedFields(req); // checked before the action: a bad field changes nothing
         const outcome = game.act(req.action);
-        return { ...outcome, state: game.state() };
+        return withState({ ...outcome }, game, wanted);
       }
       case 'legal_moves':
         return { moves: this.requireGame().legalMoves() };
@@ -84,6 +86,27 @@ export class Session {
 }
 
 class RequestError extends Error {}
+
+/** State on demand: the fields a request's `state` asks for (null: the whole state). */
+function wantedFields(req) {
+  if (!('state' in req)) return null;
+  const names = req.state;
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) {
+    throw new RequestError(`field 'state' must be a list of state field names, got ${JSON.stringify(names)}`);
+  }
+  return names;
+}
+
+/** `reply` with the state asked for: whole (null), only some fields, or none ([]). */
+function withState(reply, game, wanted) {
+  if (wanted === null) {
+    reply.state = game.state();
+  } else if (wanted.length > 0) {
+    const whole = game.state();
+    reply.state = Object.fromEntries(wanted.filter((n) => n in whole).map((n) => [n, whole[n]]));
+  }
+  return reply;
+}
 
 /** Serve the protocol on the given streams until `stop` or end of input. */
 export function serve({ input = process.stdin, output = process.stdout, log = (m) => process.stderr.write(`crescent-js: ${m}\n`) } = {}) {
