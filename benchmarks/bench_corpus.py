@@ -9,7 +9,8 @@ RUSAGE_CHILDREN). Prints per subject the median CPU and wall seconds, the reques
 per request, and the ratio of each stdio subject's CPU to the in-process one (medians of the
 rounds; a round's subjects run back to back, so load changes touch them alike). ``--full-state``
 turns state on demand off (every reply carries the whole state, as version 2 adapters did).
-Scenario loading is timed separately, once. Report the machine load (``uptime``) with the figures.
+The whole job (``crescent-conformance run -q`` in a child process, start-up and adapter included)
+is measured in the same rounds. Scenario loading is timed separately, once. Report the machine load (``uptime``) with the figures.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import argparse
 import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, replace
@@ -66,6 +68,19 @@ def run_all(pairs: list[tuple[Scenario, str]], cmd: str | None, full_state: bool
     return Run(_cpu() - cpu, time.perf_counter() - wall, requests, passed)
 
 
+KIT = [sys.executable, "-c", "import sys; from conformance.cli import main; sys.exit(main())"]
+
+
+def whole_job(cmd: str | None) -> Run:
+    """``crescent-conformance run -q`` in a child process: its CPU and its adapter's (start-up included)."""
+    cpu, wall = _cpu(), time.perf_counter()
+    argv = [*KIT, "run", "-q", *(["--cmd", cmd] if cmd else [])]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} exited {done.returncode}: {done.stderr[-500:]}")
+    return Run(_cpu() - cpu, time.perf_counter() - wall, 0, int(done.stdout.split(": ")[-1].split()[0]))
+
+
 def subjects(with_js: bool) -> dict[str, str | None]:
     """Subject name -> command line (None: in process)."""
     chosen: dict[str, str | None] = {"in-process": None, "stdio reference": f"{sys.executable} -m crescent_ref.serve"}
@@ -89,19 +104,30 @@ def main() -> int:
     print(f"corpus: {len(pairs)} scenario-profile runs, loaded and validated in {time.perf_counter() - began:.3f}s")
     chosen = subjects(not args.no_js)
     runs: dict[str, list[Run]] = {name: [] for name in chosen}
+    jobs: dict[str, list[Run]] = {name: [] for name in chosen}
     for round_number in range(1, args.repeat + 1):
         for name, command in chosen.items():
             runs[name].append(run_all(pairs, command, args.full_state))
+            if not args.full_state:
+                jobs[name].append(whole_job(command))
         print(f"round {round_number}/{args.repeat}: " + ", ".join(f"{n} {r[-1].cpu:.2f}s" for n, r in runs.items()),
               flush=True)
+    if not args.full_state:
+        print("whole job (crescent-conformance run -q, start-up and adapter included):")
+        _print(jobs)
+    print("the corpus's runs alone (in this process; adapter start and stop included):")
+    _print(runs)
+    return 0
+
+
+def _print(runs: dict[str, list[Run]]) -> None:
     base = statistics.median(r.cpu for r in runs["in-process"])
     for name, done in runs.items():
         cpu, wall = statistics.median(r.cpu for r in done), statistics.median(r.wall for r in done)
         requests = done[-1].requests
         per = f", {cpu / requests * 1e6:.0f} us CPU a request ({requests} requests)" if requests else ""
-        print(f"{name:<18} CPU {cpu:.3f}s  wall {wall:.3f}s  {cpu / base:.2f}x in-process CPU"
+        print(f"  {name:<18} CPU {cpu:.3f}s  wall {wall:.3f}s  {cpu / base:.2f}x in-process CPU"
               f"  ({done[-1].passed} passed){per}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -172,7 +172,7 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
             reply = _answer(server, request)
             if reply is None:
                 break
-        stdout.write(clean(json.dumps(reply, ensure_ascii=False)).encode("utf-8") + b"\n")
+        stdout.write(encoded(json.dumps(reply, ensure_ascii=False)) + b"\n")
         stdout.flush()
     return 0
 
@@ -184,6 +184,14 @@ def _answer(server: Server, request: Any) -> Reply | None:
         seq = request.get("seq") if isinstance(request, dict) else None
         print(f"crescent-ref serve: {type(err).__name__} on a request: {err}", file=sys.stderr)
         return errored(seq, f"the server could not handle this request: {type(err).__name__}")
+
+
+def encoded(text: str) -> bytes:
+    """``text`` in UTF-8, lone surrogates (from a request's escapes) replaced by U+FFFD (one pass when none)."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return clean(text).encode("utf-8")
 
 
 def clean(text: str) -> str:

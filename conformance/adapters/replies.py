@@ -131,11 +131,19 @@ def state_of(result: Mapping[str, Any], asked: frozenset[str] | None = None) -> 
 
 
 def _cards(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(c, str) for c in value)
+    return isinstance(value, list) and all(type(c) is str for c in value)
+
+
+def _piles(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and all(type(p) is list for p in value)
+        and all(type(c) is str for p in value for c in p)
+    )
 
 
 _STATE_FIELDS: dict[str, Any] = {
-    "piles": lambda v: isinstance(v, list) and all(_cards(p) for p in v),
+    "piles": _piles,
     "hidden": lambda v: isinstance(v, list) and all(is_int(n) for n in v),
     "foundations": lambda v: isinstance(v, dict) and all(isinstance(c, str) for c in v.values()),
     "held": _cards,

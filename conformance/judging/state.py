@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -216,8 +217,9 @@ _OBSERVE: dict[str, Any] = {
 }
 
 
+@functools.lru_cache(maxsize=8192)
 def canonical_action(text: str) -> str:
-    """An action's canonical text (NotationError for bad text)."""
+    """An action's canonical text (bad text as it is); remembered, as a run asks for the same ones often."""
     try:
         return str(Action.from_text(text))
     except NotationError:
