@@ -10,7 +10,8 @@ per request, and the ratio of each stdio subject's CPU to the in-process one (me
 rounds; a round's subjects run back to back, so load changes touch them alike). ``--full-state``
 turns state on demand off (every reply carries the whole state, as version 2 adapters did).
 The whole job (``crescent-conformance run -q`` in a child process, start-up and adapter included)
-is measured in the same rounds. Scenario loading is timed separately, once. Report the machine load (``uptime``) with the figures.
+is measured in the same rounds. Scenario loading is timed separately, once. Report the machine load
+(``uptime``) with the figures.
 """
 
 from __future__ import annotations

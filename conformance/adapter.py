@@ -146,7 +146,12 @@ class OnDemand(Protocol):
     """An adapter declaring ``state-on-demand``: ``fields`` names the state fields wanted (None: all)."""
 
     def start(
-        self, profile: str, *, position: str | None = None, code: str | None = None, fields: frozenset[str] | None = None
+        self,
+        profile: str,
+        *,
+        position: str | None = None,
+        code: str | None = None,
+        fields: frozenset[str] | None = None,
     ) -> dict[str, Any]:
         """As Adapter.start; the state need hold only ``fields``."""
         ...

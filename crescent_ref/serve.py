@@ -93,7 +93,8 @@ class Server:
         game = self._current()
         wanted = _wanted(req)  # read before the action: a bad field changes nothing
         out = game.apply(_text(req, "action"))
-        reply = {"accepted": out.accepted, "reason": out.reason, "effect": out.effect, "moves": [str(m) for m in out.moves]}
+        moves = [str(m) for m in out.moves]
+        reply = {"accepted": out.accepted, "reason": out.reason, "effect": out.effect, "moves": moves}
         return _with_state(reply, game, req, wanted)
 
     def _legal_moves(self, req: dict[str, Any]) -> Reply:

@@ -17,8 +17,10 @@ import os
 import select
 import signal
 import subprocess
+import sys
 import threading
 import time
+from collections.abc import Callable
 
 MAX_LINE = 8 << 20  # bytes in one reply line
 STDERR_CAP = 64 << 10  # bytes of stderr kept (the tail)
@@ -64,6 +66,7 @@ class Child:
             bufsize=0,
             close_fds=True,
             start_new_session=True,
+            preexec_fn=_die_with_parent(),
         )
         LIVE.add(self)
         self.max_line = max_line
@@ -194,6 +197,18 @@ class Child:
                     pipe.close()
 
 
+def _die_with_parent() -> Callable[[], None] | None:
+    """On Linux, what makes the child get SIGKILL when the runner dies without cleaning up (an xdist worker
+    ended abruptly, SIGKILL): prctl(PR_SET_PDEATHSIG). Elsewhere None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    return lambda: libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+_PR_SET_PDEATHSIG = 1
 LIVE: set[Child] = set()  # children not yet killed: ended on every way out of the runner (end_all)
 
 

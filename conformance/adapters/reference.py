@@ -42,7 +42,12 @@ class ReferenceAdapter:
         return frozenset({STATE_ON_DEMAND}) if plain else frozenset()
 
     def start(
-        self, profile: str, *, position: str | None = None, code: str | None = None, fields: frozenset[str] | None = None
+        self,
+        profile: str,
+        *,
+        position: str | None = None,
+        code: str | None = None,
+        fields: frozenset[str] | None = None,
     ) -> dict[str, Any]:
         """Start from a position text or a game code (``fields``: only these state fields)."""
         try:

@@ -81,6 +81,7 @@ class StdioAdapter:
         self._broken: AdapterError | None = None
         self.restarts = 0
         self._queue: collections.deque[_Sent] = collections.deque()  # announced requests sent, replies unread
+        self._in_flight = False  # a request sent and its reply not read: an interrupt came, or a fault
 
     def info(self) -> Info:
         """The handshake's answer (starting the process if needed)."""
@@ -168,20 +169,6 @@ class StdioAdapter:
             self._fail(process, f"reply breaks the protocol schema: {problem}", line)
         return line, reply
 
-    def _answer(self, process: Child, schema: str, seq: int, deadline: float, loading: bool) -> dict[str, Any]:
-        """The ``result`` of the reply to request ``seq``; a malformed reply kills the process (AdapterError)."""
-        line, reply = self._read(process, schema, deadline)
-        try:
-            check_seq(reply, seq)
-        except AdapterError as err:
-            self._fail(process, err.message, line)
-        try:
-            return result_of(reply, loading)
-        except Errored:
-            raise  # a well-formed errored reply: the process goes on
-        except AdapterError as err:
-            self._fail(process, f"reply breaks the protocol schema: {err.message}", line)
-
     def _live(self) -> Child:
         """The process; one with replies still due is kept even if it has exited since (they are in the pipe)."""
         if self._queue and self.process is not None:
@@ -189,6 +176,16 @@ class StdioAdapter:
         return self._ensure()
 
     def _request(self, message: dict[str, Any], schema: str, loading: bool = False) -> dict[str, Any]:
+        self._in_flight = True  # an interrupt leaves it so: close() then kills at once
+        try:
+            result = self._exchange(message, schema, loading)
+        except Exception:  # a fault or an errored reply: answered
+            self._in_flight = False
+            raise
+        self._in_flight = False
+        return result
+
+    def _exchange(self, message: dict[str, Any], schema: str, loading: bool) -> dict[str, Any]:
         process = self._live()
         if self._queue and self._queue[0].message == message:  # announced: already sent
             sent = self._queue.popleft()
@@ -268,7 +265,12 @@ class StdioAdapter:
         return {"state": sorted(fields)} if fields is not None and self.on_demand else {}
 
     def start(
-        self, profile: str, *, position: str | None = None, code: str | None = None, fields: frozenset[str] | None = None
+        self,
+        profile: str,
+        *,
+        position: str | None = None,
+        code: str | None = None,
+        fields: frozenset[str] | None = None,
     ) -> dict[str, Any]:
         """Start a game (``fields``: only these state fields are needed, under state on demand)."""
         self._live()
@@ -303,15 +305,17 @@ class StdioAdapter:
             self._fail(process, f"reply breaks the protocol schema: {err.message}")
 
     def close(self) -> None:
-        """Ask the process to stop, give it a moment (at most 2 s) to exit, then kill its whole group
-        (an interrupt meanwhile still kills it)."""
+        """Ask the process to stop, give it a moment (at most 2 s) to exit, then kill its whole group (at
+        once when a request is still unanswered: an interrupt is answered without waiting; an interrupt
+        during the wait still kills it)."""
+        interrupted, self._in_flight = self._in_flight, False
         self._queue.clear()
         process, self.process = self.process, None
         if process is None:
             return
         grace = min(2.0, self.timeout)
         try:
-            if process.proc.poll() is None:
+            if process.proc.poll() is None and not interrupted:
                 with contextlib.suppress(OSError, TimeoutError):
                     process.send(b'{"cmd": "stop"}\n', time.monotonic() + grace)
                 process.settle(grace)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.adapter import Adapter, AdapterError, Info
+from conformance.adapters.replies import shown as escaped
 from conformance.adapters.session import SelectionError, check_selection, make_adapter, plan
 from conformance.cli.common import Command, adapter_options, positive, replay_name, selection_options
 from conformance.corpus.lint import lint_selected
@@ -205,7 +206,7 @@ def _count_line(info: Info, records: list[dict[str, Any]], seconds: float) -> st
     shown = {o: n for o, n in counts(records).items() if n or o in ("passed", "failed", "skipped", "errored")}
     declared = "; ".join(info.deviation_lines())
     tally = ", ".join(f"{n} {o}" for o, n in shown.items())
-    line = f"{info.name} {info.version}".strip() + f": {unit_line(records)}: {tally} in {seconds:.2f}s"
+    line = escaped(f"{info.name} {info.version}".strip()) + f": {unit_line(records)}: {tally} in {seconds:.2f}s"
     return line + (f" (as declared: {declared})" if declared else "")
 
 
