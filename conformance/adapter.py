@@ -6,6 +6,8 @@ actions, and reports the canonical state JSON (spec/interpreting.md) after each.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -159,6 +161,20 @@ class OnDemand(Protocol):
     def act(self, action: str, fields: frozenset[str] | None = None) -> Reply:
         """As Adapter.act; the state need hold only ``fields``."""
         ...
+
+
+def on_demand(adapter: Adapter, info: Info) -> bool:
+    """Whether to ask ``adapter`` for only the state fields needed: it declares ``state-on-demand`` and its
+    ``start`` and ``act`` take ``fields`` (a wrapper that copies an inner adapter's capabilities may not)."""
+    return STATE_ON_DEMAND in info.capabilities and _takes_fields(type(adapter))
+
+
+@functools.cache
+def _takes_fields(kind: type) -> bool:
+    try:
+        return all("fields" in inspect.signature(getattr(kind, name)).parameters for name in ("start", "act"))
+    except (AttributeError, TypeError, ValueError):
+        return False
 
 
 Call = tuple[str, dict[str, Any]]  # an announced call: "start", "act" or "legal_moves" and its keyword arguments

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from conformance.adapter import (
-    STATE_ON_DEMAND,
     Adapter,
     AdapterError,
     Call,
@@ -18,6 +17,7 @@ from conformance.adapter import (
     Skip,
     act,
     announce,
+    on_demand,
     start_game,
 )
 from conformance.corpus.scenarios import Expect, Scenario, Step
@@ -94,7 +94,7 @@ def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str)
             return Result(scenario, profile, "skipped", detail, judged_as=judged_as)
     unchecked: list[str] = []
     try:
-        lean = STATE_ON_DEMAND in info.capabilities
+        lean = on_demand(adapter, info)
         failure = _play(adapter, info, scenario, profile, unchecked, lean)
         if failure and lean:  # played again with whole states, for a failure that shows the tables
             unchecked = []
