@@ -31,7 +31,7 @@ from conformance.adapters.session import make_adapter, plan
 from conformance.adapters.stdio import StdioAdapter
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
-from conformance.judging.runner import run_scenario
+from conformance.judging.runner import run_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
 JS = ROOT / "implementations" / "crescent-js" / "bin" / "crescent-js.js"
@@ -63,7 +63,7 @@ def run_all(pairs: list[tuple[Scenario, str]], cmd: str | None, full_state: bool
     info = adapter.info()
     if full_state:
         info = _lean_off(info)
-    passed = sum(run_scenario(adapter, info, sc, p).verdict == "passed" for sc, p in pairs)
+    passed = sum(r.verdict == "passed" for r in run_scenarios(adapter, info, pairs))
     requests = adapter.seq if isinstance(adapter, StdioAdapter) else 0
     adapter.close()
     return Run(_cpu() - cpu, time.perf_counter() - wall, requests, passed)

@@ -180,12 +180,13 @@ def _takes_fields(kind: type) -> bool:
 Call = tuple[str, dict[str, Any]]  # an announced call: "start", "act" or "legal_moves" and its keyword arguments
 
 
-def announce(adapter: Adapter, calls: list[Call]) -> None:
+def announce(adapter: Adapter, calls: list[Call], ahead: bool = False) -> None:
     """Tell an adapter that can pipeline (``prefetch``, the stdio adapter) the calls about to be made, in
-    order, so that it sends them at once; the calls themselves are then made as usual. Others ignore it."""
+    order, so that it sends them at once; the calls themselves are then made as usual. Others ignore it.
+    ``ahead``: these come after the calls announced before (the next scenario's)."""
     prefetch = getattr(adapter, "prefetch", None)
     if callable(prefetch) and calls:
-        prefetch(calls)
+        prefetch(calls, ahead)
 
 
 def start_game(

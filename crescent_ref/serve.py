@@ -163,19 +163,46 @@ def _no_constant(name: str) -> Any:
 
 
 def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
-    """Answer requests until ``stop`` or end of input; every line gets a reply (malformed: ``errored``)."""
-    server = Server()
-    for raw in stdin:
+    """Answer requests until ``stop`` or end of input; every line gets a reply (malformed: ``errored``).
+
+    The requests that have arrived together (a runner pipelining a scenario) are answered together:
+    their replies go out in one write, flushed before the next wait for input.
+    """
+    server, pending = Server(), b""
+    while chunk := _read_some(stdin):
+        *lines, pending = (pending + chunk).split(b"\n")
+        replies, stopped = _answer_all(server, lines)
+        if replies:
+            stdout.write(b"".join(replies))
+            stdout.flush()
+        if stopped:
+            return 0
+    if pending.strip():
+        replies, _ = _answer_all(server, [pending])
+        stdout.write(b"".join(replies))
+        stdout.flush()
+    return 0
+
+
+def _read_some(stdin: IO[bytes]) -> bytes:
+    """What has arrived on ``stdin`` (waiting only when nothing has); b"" at its end."""
+    read1 = getattr(stdin, "read1", None)
+    return bytes(read1(1 << 16) if read1 is not None else stdin.readline())
+
+
+def _answer_all(server: Server, lines: list[bytes]) -> tuple[list[bytes], bool]:
+    """The reply lines to ``lines`` in order, and whether a ``stop`` came (lines after it are not read)."""
+    replies = []
+    for raw in lines:
         if not raw.strip():
             continue
         request, reply = read_request(raw)
         if reply is None:
             reply = _answer(server, request)
             if reply is None:
-                break
-        stdout.write(encoded(json.dumps(reply, ensure_ascii=False)) + b"\n")
-        stdout.flush()
-    return 0
+                return replies, True
+        replies.append(encoded(json.dumps(reply, ensure_ascii=False)) + b"\n")
+    return replies, False
 
 
 def _answer(server: Server, request: Any) -> Reply | None:

@@ -187,7 +187,7 @@ class StdioAdapter:
 
     def _exchange(self, message: dict[str, Any], schema: str, loading: bool) -> dict[str, Any]:
         process = self._live()
-        if self._queue and self._queue[0].message == message:  # announced: already sent
+        if self._queue and (self._queue[0].message == message or self._skip_to(message)):  # already sent
             sent = self._queue.popleft()
             got = sent.got or self._read(process, schema, time.monotonic() + self.timeout)
             return self._answer(process, got, sent.seq, loading)
@@ -215,16 +215,18 @@ class StdioAdapter:
         except AdapterError as err:
             self._fail(process, f"reply breaks the protocol schema: {err.message}", line)
 
-    def prefetch(self, calls: Sequence[Call]) -> None:
+    def prefetch(self, calls: Sequence[Call], ahead: bool = False) -> None:
         """Pipelining: send the requests of ``calls`` now, in one write; the replies are read when the
         same calls are made (``start``, ``act``, ``legal_moves`` with the same arguments, in order).
+        ``ahead``: after the calls announced before (the next scenario's, sent while this one plays).
 
         A call that differs from the next announced one first reads and drops the replies still due
-        (a ``message`` request lets them wait), so the stream always stays in step.
+        (up to an announced ``new_game`` equal to it; a ``message`` request lets them wait), so the
+        stream always stays in step.
         """
-        process = self._ensure()
-        self._discard()
-        process = self._ensure()
+        if not ahead:
+            self._discard()
+        process = self._live()
         messages = [self._message_for(name, args) for name, args in calls]
         lines = []
         for message in messages:
@@ -243,6 +245,23 @@ class StdioAdapter:
         if name == "legal_moves":
             return {"cmd": "legal_moves"}
         raise ValueError(f"no such call to announce: {name!r}")
+
+    def _skip_to(self, message: dict[str, Any]) -> bool:
+        """For a ``new_game`` announced further on (the calls before it were never made: a scenario
+        ended early), read and drop the replies before it; False when there is none or a fault."""
+        if message.get("cmd") != "new_game" or self.process is None:
+            return False
+        at = next((n for n, sent in enumerate(self._queue) if sent.message == message), None)
+        if at is None:
+            return False
+        try:
+            for _ in range(at):
+                sent = self._queue.popleft()
+                if sent.got is None:
+                    self._read(self.process, "act-reply", time.monotonic() + self.timeout)
+        except AdapterError:
+            return False  # the process is gone, the queue with it
+        return True
 
     def _read_ahead(self, process: Child) -> None:
         """Read every reply still due into its queue entry (a fault kills the process, AdapterError)."""

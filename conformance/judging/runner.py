@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 import traceback
 from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
 from conformance.adapter import (
@@ -72,7 +74,39 @@ def why_skip(info: Info, scenario: Scenario, profile: str) -> str | None:
     return f"needs capability {', '.join(missing)}" if missing else None
 
 
-def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str) -> Result:
+def run_scenarios(adapter: Adapter, info: Info, pairs: Iterable[tuple[Scenario, str]]) -> Iterator[Result]:
+    """``run_scenario`` for each pair in order, each scenario's requests sent to a pipelining adapter
+    while the one before plays (one round trip for many scenarios).
+
+    The next scenario's requests go ahead only when the current one's are all announced: a call
+    made after them (the steps after a message check) would meet the next scenario's game.
+    """
+    chosen = list(pairs)
+    lean = on_demand(adapter, info)
+    announced, complete = False, True
+    for number, (scenario, profile) in enumerate(chosen):
+        if not announced:
+            complete = _announce(adapter, info, scenario, profile, lean, ahead=False)
+        announced = complete and number + 1 < len(chosen)
+        if announced:
+            complete = _announce(adapter, info, *chosen[number + 1], lean, ahead=True)
+        yield run_scenario(adapter, info, scenario, profile, announced=True)
+
+
+def _announce(adapter: Adapter, info: Info, scenario: Scenario, profile: str, lean: bool, ahead: bool) -> bool:
+    """Announce the scenario's calls when it will be played as written (not skipped, not re-judged);
+    whether every call it makes was announced (or it makes none that could follow another scenario's).
+    A fault is left for the scenario's own calls to meet and report."""
+    if why_skip(info, scenario, profile) is not None or info.deviated(profile):
+        return True
+    given = Expect(state=scenario.given_state_for(profile))
+    calls, complete = _script(info, scenario, profile, given, lean)
+    with contextlib.suppress(AdapterError):
+        announce(adapter, calls, ahead)
+    return complete
+
+
+def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str, announced: bool = False) -> Result:
     """Run every step; the first deviation ends the scenario as failed.
 
     When the implementation declares deviations for the profile's base and they change this
@@ -95,6 +129,8 @@ def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str)
     unchecked: list[str] = []
     try:
         lean = on_demand(adapter, info)
+        if not announced:
+            _announce(adapter, info, scenario, profile, lean, ahead=False)
         failure = _play(adapter, info, scenario, profile, unchecked, lean)
         if failure and lean:  # played again with whole states, for a failure that shows the tables
             unchecked = []
@@ -132,7 +168,6 @@ def _play(
     ``lean`` (state on demand): each request asks only for the state fields its step checks.
     """
     given = Expect(state=scenario.given_state_for(profile))
-    announce(adapter, _script(info, scenario, profile, given, lean))
     state = start_game(adapter, profile, scenario.position, scenario.code, fields_read(given.state) if lean else None)
     mismatches = _state_mismatches(adapter, info, given.state, state, unchecked)
     if mismatches:
@@ -149,9 +184,9 @@ def _play(
     return None
 
 
-def _script(info: Info, scenario: Scenario, profile: str, given: Expect, lean: bool) -> list[Call]:
+def _script(info: Info, scenario: Scenario, profile: str, given: Expect, lean: bool) -> tuple[list[Call], bool]:
     """The calls the play of the scenario makes, in order, for an adapter that pipelines them (up to the
-    first step that asks for messages: those depend on the reply)."""
+    first step that asks for messages: those depend on the reply), and whether that is all of them."""
     legal = "legal-moves" in info.capabilities
     calls: list[Call] = []
     for number, expect in enumerate([given, *(step.expected(profile) for step in scenario.steps)]):
@@ -164,8 +199,8 @@ def _script(info: Info, scenario: Scenario, profile: str, given: Expect, lean: b
         if legal and "legal_moves" in expect.state:
             calls.append(("legal_moves", {}))
         if expect.messages and "messages" in info.capabilities:
-            break
-    return calls
+            return calls, False
+    return calls, True
 
 
 def _state_mismatches(

@@ -64,7 +64,7 @@ ROWS = list(MODES) if os.environ.get("CRESCENT_HOSTILE_FULL") else list(CORE)
 
 def test_the_table_knows_every_mode_of_the_fake() -> None:
     assert set(CORE) <= set(MODES) <= set(FAKE_MODES)
-    assert {"refuse", "skip", "huge-stderr", "stdout-log", "infinity", "deep", "stderr-flood"} >= (
+    assert {"refuse", "skip", "huge-stderr", "stdout-log", "infinity", "deep", "stderr-flood", "not-object"} >= (
         set(FAKE_MODES) - set(MODES) - {m for m in FAKE_MODES if m.startswith("hs-")}
     )
 

@@ -108,10 +108,20 @@ function withState(reply, game, wanted) {
   return reply;
 }
 
-/** Serve the protocol on the given streams until `stop` or end of input. */
+/** Serve the protocol on the given streams until `stop` or end of input. The replies to the requests
+ *  that arrived together (a runner pipelining a scenario) go out in one write. */
 export function serve({ input = process.stdin, output = process.stdout, log = (m) => process.stderr.write(`crescent-js: ${m}\n`) } = {}) {
   const session = new Session(log);
   const rl = createInterface({ input, crlfDelay: Infinity, terminal: false });
+  let due = [];
+  const flush = () => {
+    if (due.length > 0) output.write(due.join(''));
+    due = [];
+  };
+  const say = (reply) => {
+    if (due.length === 0) setImmediate(flush);
+    due.push(`${JSON.stringify(reply)}\n`);
+  };
   return new Promise((resolve) => {
     rl.on('line', (line) => {
       if (line.trim() === '') return;
@@ -120,16 +130,20 @@ export function serve({ input = process.stdin, output = process.stdout, log = (m
         req = JSON.parse(line);
       } catch (e) {
         log(`not JSON: ${line}`);
-        output.write(`${JSON.stringify({ seq: null, errored: { message: `not JSON: ${e.message}` } })}\n`);
+        say({ seq: null, errored: { message: `not JSON: ${e.message}` } });
         return;
       }
       const reply = session.handle(req);
       if (reply === null) {
+        flush();
         rl.close();
         return;
       }
-      output.write(`${JSON.stringify(reply)}\n`);
+      say(reply);
     });
-    rl.on('close', () => resolve());
+    rl.on('close', () => {
+      flush();
+      resolve();
+    });
   });
 }
