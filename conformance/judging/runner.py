@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import time
 import traceback
-from dataclasses import dataclass, field
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from conformance.adapter import (
