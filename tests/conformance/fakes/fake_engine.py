@@ -180,7 +180,9 @@ HANDSHAKE = {
 }
 HANDSHAKE["hs-version"] = _bent(lambda q, r: {**r, "version": 3})
 HANDSHAKE["hs-version-true"] = _bent(lambda q, r: {**r, "version": True})
-HANDSHAKE["hs-profiles-string"] = _bent(lambda q, r: {**r, "implementation": {**r["implementation"], "profiles": "app"}})
+HANDSHAKE["hs-profiles-string"] = _bent(
+    lambda q, r: {**r, "implementation": {**r["implementation"], "profiles": "app"}}
+)
 HANDSHAKE["hs-profiles-int"] = _bent(lambda q, r: {**r, "implementation": {**r["implementation"], "profiles": 7}})
 HANDSHAKE["hs-capabilities-null"] = _bent(
     lambda q, r: {**r, "implementation": {**r["implementation"], "capabilities": None}}
