@@ -219,7 +219,11 @@ def end_all() -> None:
 
 
 def _ended_by_signal(signum: int, frame: object) -> None:
-    end_all()
+    """Kill the groups at once (no reading: the interrupted code may be inside a poll), then unwind as
+    Ctrl-C does; the unwinding reaps the children and closes their pipes."""
+    for child in list(LIVE):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(child.proc.pid, signal.SIGKILL)
     raise Terminated(signal.Signals(signum).name)
 
 
