@@ -192,7 +192,7 @@ def _read_some(stdin: IO[bytes]) -> bytes:
 
 def _answer_all(server: Server, lines: list[bytes]) -> tuple[list[bytes], bool]:
     """The reply lines to ``lines`` in order, and whether a ``stop`` came (lines after it are not read)."""
-    replies = []
+    replies: list[bytes] = []
     for raw in lines:
         if not raw.strip():
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import crescent_ref
@@ -30,31 +31,21 @@ class ReferenceAdapter:
             language="python",
             profiles=tuple(base_names()),
             variants=tuple(variant_names()),
-            capabilities=frozenset(CAPABILITIES) | self._on_demand(),
+            capabilities=frozenset(CAPABILITIES),
             languages=("en", "id", "zh"),
             deviations=self.deviations,
         )
 
-    def _on_demand(self) -> frozenset[str]:
-        """``state-on-demand`` unless a subclass replaces ``start`` or ``act`` (it may not take ``fields``)."""
-        kind = type(self)
-        plain = kind.start is ReferenceAdapter.start and kind.act is ReferenceAdapter.act
-        return frozenset({STATE_ON_DEMAND}) if plain else frozenset()
+    def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
+        """Start from a position text or a game code."""
+        self._load(profile, position, code)
+        return game_state(self._game())
 
-    def start(
-        self,
-        profile: str,
-        *,
-        position: str | None = None,
-        code: str | None = None,
-        fields: frozenset[str] | None = None,
-    ) -> dict[str, Any]:
-        """Start from a position text or a game code (``fields``: only these state fields)."""
+    def _load(self, profile: str, position: str | None, code: str | None) -> None:
         try:
             self.game = self._new_game(profile, position, code)
         except NotationError as err:
             raise RuleError(str(err)) from None
-        return game_state(self.game) if fields is None else state_fields(self.game, fields)
 
     def _new_game(self, profile: str, position: str | None, code: str | None) -> Game:
         """The game the runner asked for, under the declared deviations if any (a subclass may play another
@@ -68,12 +59,11 @@ class ReferenceAdapter:
             raise RuleError("no game started")
         return self.game
 
-    def act(self, action: str, fields: frozenset[str] | None = None) -> Reply:
-        """Apply one action (``fields``: only these state fields in the reply)."""
+    def act(self, action: str) -> Reply:
+        """Apply one action."""
         game = self._game()
         out = game.apply(action)
-        state = game_state(game) if fields is None else state_fields(game, fields)
-        return Reply(out.accepted, out.reason, out.effect, tuple(str(m) for m in out.moves), state)
+        return Reply(out.accepted, out.reason, out.effect, tuple(str(m) for m in out.moves), game_state(game))
 
     def legal_moves(self) -> list[str]:
         """The legal card moves."""
@@ -88,6 +78,37 @@ class ReferenceAdapter:
         self.game = None
 
 
+class OnDemandReference(ReferenceAdapter):
+    """The reference declaring ``state-on-demand``: ``start`` and ``act`` report only the state fields asked
+    for (the in-process twin of a stdio adapter's ``"state": [...]``). A class of its own, so that the
+    subclasses of ReferenceAdapter that replace ``act`` keep their signature and their whole states."""
+
+    def info(self) -> Info:
+        """The reference's info, with ``state-on-demand``."""
+        info = super().info()
+        return replace(info, capabilities=info.capabilities | {STATE_ON_DEMAND})
+
+    def start(
+        self,
+        profile: str,
+        *,
+        position: str | None = None,
+        code: str | None = None,
+        fields: frozenset[str] | None = None,
+    ) -> dict[str, Any]:
+        """Start from a position text or a game code (``fields``: only these state fields)."""
+        self._load(profile, position, code)
+        game = self._game()
+        return game_state(game) if fields is None else state_fields(game, fields)
+
+    def act(self, action: str, fields: frozenset[str] | None = None) -> Reply:
+        """Apply one action (``fields``: only these state fields in the reply)."""
+        game = self._game()
+        out = game.apply(action)
+        state = game_state(game) if fields is None else state_fields(game, fields)
+        return Reply(out.accepted, out.reason, out.effect, tuple(str(m) for m in out.moves), state)
+
+
 def factory() -> ReferenceAdapter:
     """Entry for ``--crescent-impl conformance.adapters.reference:factory``."""
-    return ReferenceAdapter()
+    return OnDemandReference()

@@ -31,9 +31,9 @@ def make_adapter(
 
         return StdioAdapter(cmd, timeout=timeout, validate=validate, max_line=max_line or MAX_LINE)
     if impl in (None, "", "reference"):
-        from conformance.adapters.reference import ReferenceAdapter
+        from conformance.adapters.reference import OnDemandReference
 
-        return ReferenceAdapter()
+        return OnDemandReference()
     return _in_process(impl or "")
 
 

@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "conformance"))
 
 from fakes.fake_engine import MODES as FAKE_MODES  # noqa: E402
-from harness import fake_command  # noqa: E402
+from harness import fake_command, fake_pids, lingers  # noqa: E402
 
 from conformance.cli import main  # noqa: E402
 
@@ -69,22 +69,6 @@ def test_the_table_knows_every_mode_of_the_fake() -> None:
     )
 
 
-def alive(pid: int) -> bool:
-    """Whether a process runs (a zombie does not count)."""
-    try:
-        os.kill(pid, 0)
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (ProcessLookupError, FileNotFoundError, PermissionError):
-        return False
-    return state not in ("Z", "X")
-
-
-def pids(flag: Path) -> list[int]:
-    """Every process of the fake: its starts, and the grandchild of the ``orphan`` mode."""
-    found = [Path(str(flag) + ".starts"), Path(str(flag) + ".orphan")]
-    return [int(n) for f in found if f.exists() for n in f.read_text().split()]
-
-
 def fds() -> int:
     return len(os.listdir("/proc/self/fd"))
 
@@ -122,15 +106,6 @@ def test_a_misbehaving_adapter_in_every_command(
     if mode not in LATE or code != 0:  # a late fault may land after the last request that mattered
         assert code == expected, said[-3000:]
     assert took < BOUND, f"{command} took {took:.0f}s against {mode}"
-    left = [pid for pid in pids(tmp_path / "fired") if _lingers(pid)]
+    left = [pid for pid in fake_pids(tmp_path / "fired") if lingers(pid)]
     assert not left, f"processes left behind: {left}"
     assert fds() <= before, "a descriptor was left open"
-
-
-def _lingers(pid: int, within: float = 5.0) -> bool:
-    end = time.monotonic() + within
-    while time.monotonic() < end:
-        if not alive(pid):
-            return False
-        time.sleep(0.05)
-    return True

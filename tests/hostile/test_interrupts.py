@@ -14,8 +14,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "conformance"))
 
-from harness import fake_command  # noqa: E402
-from test_adapter_table import pids, _lingers  # noqa: E402
+from harness import fake_command, fake_pids, lingers  # noqa: E402
 
 KIT = [sys.executable, "-c", "import sys; from conformance.cli import main; sys.exit(main())"]
 ARGS = {
@@ -45,5 +44,5 @@ def test_a_signal_during_a_hang_ends_the_adapter_and_the_command_at_once(
     assert proc.stderr is not None and "Traceback" not in proc.stderr.read().decode()
     assert code == 130
     assert took < 15, f"{took:.1f}s to answer the signal (the request's timeout is 120s)"
-    assert not [pid for pid in pids(flag) if _lingers(pid)]
+    assert not [pid for pid in fake_pids(flag) if lingers(pid)]
     assert os.path.exists(flag)
