@@ -79,7 +79,8 @@ def run_scenarios(adapter: Adapter, info: Info, pairs: Iterable[tuple[Scenario, 
     while the one before plays (one round trip for many scenarios).
 
     The next scenario's requests go ahead only when the current one's are all announced: a call
-    made after them (the steps after a message check) would meet the next scenario's game.
+    made after them (the steps after a message check) would meet the next scenario's game. After a
+    failure or an error they are sent again (the replay of a failure, or a restart, drops them).
     """
     chosen = list(pairs)
     lean = on_demand(adapter, info)
@@ -90,7 +91,10 @@ def run_scenarios(adapter: Adapter, info: Info, pairs: Iterable[tuple[Scenario, 
         announced = complete and number + 1 < len(chosen)
         if announced:
             complete = _announce(adapter, info, *chosen[number + 1], lean, ahead=True)
-        yield run_scenario(adapter, info, scenario, profile, announced=True)
+        result = run_scenario(adapter, info, scenario, profile, announced=True)
+        # a failure is played again, a fault ends the process: the next one's requests may be gone
+        announced = announced and result.verdict in ("passed", "skipped")
+        yield result
 
 
 def _announce(adapter: Adapter, info: Info, scenario: Scenario, profile: str, lean: bool, ahead: bool) -> bool:
