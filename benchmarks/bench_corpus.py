@@ -1,52 +1,134 @@
-"""Benchmark: the whole corpus against the reference engine, in-process and over the stdio protocol.
+"""Benchmark: the whole corpus against the reference in-process, over stdio, and crescent-js over stdio.
 
-Run: python benchmarks/bench_corpus.py [--repeat 5]
-Prints the wall time of each run (best and median of --repeat runs, measured in one process, one
-after the other) and the ratio stdio / in-process. Scenario loading is timed separately, once.
+Run: python benchmarks/bench_corpus.py [--repeat 3] [--no-js] [--full-state]
+
+One paired run: each round plays the whole corpus once on every subject, one after the other in
+this process, and measures the job's CPU time: this process (the runner, and the engine when it is
+in process) plus the adapter process (reaped before the reading, so its time is in
+RUSAGE_CHILDREN). Prints per subject the median CPU and wall seconds, the requests sent, the CPU
+per request, and the ratio of each stdio subject's CPU to the in-process one (medians of the
+rounds; a round's subjects run back to back, so load changes touch them alike). ``--full-state``
+turns state on demand off (every reply carries the whole state, as version 2 adapters did).
+The whole job (``crescent-conformance run -q`` in a child process, start-up and adapter included)
+is measured in the same rounds. Scenario loading is timed separately, once. Report the machine load
+(``uptime``) with the figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
+import shutil
 import statistics
+import subprocess
 import sys
 import time
+from dataclasses import dataclass, replace
+from pathlib import Path
 
+from conformance.adapter import Adapter, Info
 from conformance.adapters.session import make_adapter, plan
+from conformance.adapters.stdio import StdioAdapter
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
-from conformance.judging.runner import run_scenario
+from conformance.judging.runner import run_scenarios
+
+ROOT = Path(__file__).resolve().parent.parent
+JS = ROOT / "implementations" / "crescent-js" / "bin" / "crescent-js.js"
 
 
-def run_all(pairs: list[tuple[Scenario, str]], cmd: str | None) -> tuple[float, int]:
-    """Wall seconds for one full run, including adapter start and stop; and the passed count."""
-    began = time.perf_counter()
-    adapter = make_adapter("reference", cmd)
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One subject's run of the whole corpus."""
+
+    cpu: float
+    wall: float
+    requests: int
+    passed: int
+
+
+def _cpu() -> float:
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _lean_off(info: Info) -> Info:
+    return replace(info, capabilities=info.capabilities - {"state-on-demand"})
+
+
+def run_all(pairs: list[tuple[Scenario, str]], cmd: str | None, full_state: bool) -> Run:
+    """One full run, adapter start and stop included."""
+    cpu, wall = _cpu(), time.perf_counter()
+    adapter: Adapter = make_adapter("reference", cmd)
     info = adapter.info()
-    passed = sum(run_scenario(adapter, info, sc, p).verdict == "passed" for sc, p in pairs)
+    if full_state:
+        info = _lean_off(info)
+    passed = sum(r.verdict == "passed" for r in run_scenarios(adapter, info, pairs))
+    requests = adapter.seq if isinstance(adapter, StdioAdapter) else 0
     adapter.close()
-    return time.perf_counter() - began, passed
+    return Run(_cpu() - cpu, time.perf_counter() - wall, requests, passed)
+
+
+KIT = [sys.executable, "-c", "import sys; from conformance.cli import main; sys.exit(main())"]
+
+
+def whole_job(cmd: str | None) -> Run:
+    """``crescent-conformance run -q`` in a child process: its CPU and its adapter's (start-up included)."""
+    cpu, wall = _cpu(), time.perf_counter()
+    argv = [*KIT, "run", "-q", *(["--cmd", cmd] if cmd else [])]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} exited {done.returncode}: {done.stderr[-500:]}")
+    return Run(_cpu() - cpu, time.perf_counter() - wall, 0, int(done.stdout.split(": ")[-1].split()[0]))
+
+
+def subjects(with_js: bool) -> dict[str, str | None]:
+    """Subject name -> command line (None: in process)."""
+    chosen: dict[str, str | None] = {"in-process": None, "stdio reference": f"{sys.executable} -m crescent_ref.serve"}
+    node = shutil.which("node")
+    if with_js and node and (JS.parent.parent / "node_modules").exists():
+        chosen["stdio crescent-js"] = f"{node} {JS}"
+    elif with_js:
+        print("crescent-js left out: node or implementations/crescent-js/node_modules missing (npm ci)")
+    return chosen
 
 
 def main() -> int:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=3, help="rounds (each plays every subject once)")
+    parser.add_argument("--no-js", action="store_true", help="leave crescent-js out")
+    parser.add_argument("--full-state", action="store_true", help="state on demand off: whole state every reply")
     args = parser.parse_args()
     began = time.perf_counter()
     pairs = plan(load_corpus())
     print(f"corpus: {len(pairs)} scenario-profile runs, loaded and validated in {time.perf_counter() - began:.3f}s")
-    cmd = f"{sys.executable} -m crescent_ref.serve"
-    times: dict[str, list[float]] = {"in-process": [], "stdio": []}
-    for _ in range(args.repeat):
-        for name, command in (("in-process", None), ("stdio", cmd)):
-            seconds, passed = run_all(pairs, command)
-            times[name].append(seconds)
-    for name, values in times.items():
-        print(f"{name:<11} best {min(values):.3f}s  median {statistics.median(values):.3f}s  ({passed} passed)")
-    ratio = statistics.median(times["stdio"]) / statistics.median(times["in-process"])
-    print(f"stdio / in-process (medians): {ratio:.2f}x")
+    chosen = subjects(not args.no_js)
+    runs: dict[str, list[Run]] = {name: [] for name in chosen}
+    jobs: dict[str, list[Run]] = {name: [] for name in chosen}
+    for round_number in range(1, args.repeat + 1):
+        for name, command in chosen.items():
+            runs[name].append(run_all(pairs, command, args.full_state))
+            if not args.full_state:
+                jobs[name].append(whole_job(command))
+        print(f"round {round_number}/{args.repeat}: " + ", ".join(f"{n} {r[-1].cpu:.2f}s" for n, r in runs.items()),
+              flush=True)
+    if not args.full_state:
+        print("whole job (crescent-conformance run -q, start-up and adapter included):")
+        _print(jobs)
+    print("the corpus's runs alone (in this process; adapter start and stop included):")
+    _print(runs)
     return 0
+
+
+def _print(runs: dict[str, list[Run]]) -> None:
+    base = statistics.median(r.cpu for r in runs["in-process"])
+    for name, done in runs.items():
+        cpu, wall = statistics.median(r.cpu for r in done), statistics.median(r.wall for r in done)
+        requests = done[-1].requests
+        per = f", {cpu / requests * 1e6:.0f} us CPU a request ({requests} requests)" if requests else ""
+        print(f"  {name:<18} CPU {cpu:.3f}s  wall {wall:.3f}s  {cpu / base:.2f}x in-process CPU"
+              f"  ({done[-1].passed} passed){per}")
 
 
 if __name__ == "__main__":

@@ -35,9 +35,9 @@ class Counting(ReferenceAdapter):
 class CountingStdio(StdioAdapter):
     """A stdio adapter counting its actions."""
 
-    def act(self, action: str) -> Reply:
+    def act(self, action: str, fields: frozenset[str] | None = None) -> Reply:
         COUNT["acts"] += 1
-        return super().act(action)
+        return super().act(action, fields)
 
 
 def differential(subject: type[Adapter] | None, label: str, examples: int) -> None:

@@ -6,10 +6,12 @@ actions, and reports the canonical state JSON (spec/interpreting.md) after each.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from crescent_ref.errors import NotationError
 from crescent_ref.profiles import Profile, base_names, get_profile
@@ -25,6 +27,11 @@ OBSERVATIONS: dict[str, str] = {
     "card-moves": "the card moves an accepted action made, autoplay included",
 }
 CAPABILITIES = OFFERS + tuple(OBSERVATIONS)
+# A protocol feature an implementation may declare among its capabilities: the runner then says, in
+# each new_game and act request, which state fields it needs, and the reply need hold only those
+# (spec/protocol.md, "State on demand"). Not in CAPABILITIES: an in-process adapter declaring it
+# must take the ``fields`` keyword of ``start`` and ``act``.
+STATE_ON_DEMAND = "state-on-demand"
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,3 +142,62 @@ class Adapter(Protocol):
     def close(self) -> None:
         """Release the implementation (end a process, ...)."""
         ...
+
+
+class OnDemand(Protocol):
+    """An adapter declaring ``state-on-demand``: ``fields`` names the state fields wanted (None: all)."""
+
+    def start(
+        self,
+        profile: str,
+        *,
+        position: str | None = None,
+        code: str | None = None,
+        fields: frozenset[str] | None = None,
+    ) -> dict[str, Any]:
+        """As Adapter.start; the state need hold only ``fields``."""
+        ...
+
+    def act(self, action: str, fields: frozenset[str] | None = None) -> Reply:
+        """As Adapter.act; the state need hold only ``fields``."""
+        ...
+
+
+def on_demand(adapter: Adapter, info: Info) -> bool:
+    """Whether to ask ``adapter`` for only the state fields needed: it declares ``state-on-demand`` and its
+    ``start`` and ``act`` take ``fields`` (a wrapper that copies an inner adapter's capabilities may not)."""
+    return STATE_ON_DEMAND in info.capabilities and _takes_fields(type(adapter))
+
+
+@functools.cache
+def _takes_fields(kind: type) -> bool:
+    try:
+        return all("fields" in inspect.signature(getattr(kind, name)).parameters for name in ("start", "act"))
+    except (AttributeError, TypeError, ValueError):
+        return False
+
+
+Call = tuple[str, dict[str, Any]]  # an announced call: "start", "act" or "legal_moves" and its keyword arguments
+
+
+def announce(adapter: Adapter, calls: list[Call], ahead: bool = False) -> None:
+    """Tell an adapter that can pipeline (``prefetch``, the stdio adapter) the calls about to be made, in
+    order, so that it sends them at once; the calls themselves are then made as usual. Others ignore it.
+    ``ahead``: these come after the calls announced before (the next scenario's)."""
+    prefetch = getattr(adapter, "prefetch", None)
+    if callable(prefetch) and calls:
+        prefetch(calls, ahead)
+
+
+def start_game(
+    adapter: Adapter, profile: str, position: str | None, code: str | None, fields: frozenset[str] | None
+) -> dict[str, Any]:
+    """``adapter.start``, asking only for ``fields`` when given (the adapter declared state on demand)."""
+    if fields is None:
+        return adapter.start(profile, position=position, code=code)
+    return cast(OnDemand, adapter).start(profile, position=position, code=code, fields=fields)
+
+
+def act(adapter: Adapter, action: str, fields: frozenset[str] | None) -> Reply:
+    """``adapter.act``, asking only for ``fields`` when given (the adapter declared state on demand)."""
+    return adapter.act(action) if fields is None else cast(OnDemand, adapter).act(action, fields=fields)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from conformance.adapter import Adapter, AdapterError, Info
-from conformance.adapters.pipes import MAX_LINE
+from conformance.adapters.pipes import MAX_LINE, end_children_on_exit
 from conformance.adapters.session import make_adapter
 from conformance.corpus.load import load_files
 from conformance.corpus.scenarios import Scenario
@@ -247,6 +247,7 @@ def pytest_configure(config: pytest.Config) -> None:
         adapter.validate = bool(option(config, "validate_protocol"))
         adapter.max_line = max_line
     config.stash[_ADAPTER] = adapter
+    end_children_on_exit()  # SIGTERM and SIGHUP end the adapter first (an xdist worker too)
     config.stash[_RECORDS] = Records()
     config.pluginmanager.register(config.stash[_RECORDS], "crescent-records")
     for area in _areas():
@@ -408,7 +409,9 @@ class FuzzItem(pytest.Item):
             part=self.part,
         )
         timeout = float(option(cfg, "timeout") or 10)
-        report = fuzz(lambda: make_adapter(option(cfg, "impl"), option(cfg, "cmd"), timeout), config)
+        max_line, validate = _number(cfg, "max_line", int, MAX_LINE), bool(option(cfg, "validate_protocol"))
+        impl, cmd = option(cfg, "impl"), option(cfg, "cmd")
+        report = fuzz(lambda: make_adapter(impl, cmd, timeout, max_line, validate), config)
         for finding in report.findings:
             if finding.case.given:
                 save_case(db, name, self.profile, finding.case)

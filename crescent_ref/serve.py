@@ -18,11 +18,12 @@ from crescent_ref.errors import CrescentError, NotationError, quoted
 from crescent_ref.game import Game
 from crescent_ref.messages import LANGUAGES, message
 from crescent_ref.profiles import base_names, get_profile, variant_names
-from crescent_ref.state_json import game_state
+from crescent_ref.state_json import game_state, state_fields
 
 PROTOCOL_VERSION = 2
 CAPABILITIES = ["undo", "tap", "drop", "game-codes", "legal-moves", "selection", "messages"]
 OBSERVATIONS = ["reasons", "waiting", "undo-count", "effect", "card-moves"]
+ON_DEMAND = "state-on-demand"  # a request's "state": [field, ...] asks for only those fields
 Reply = dict[str, Any]
 
 
@@ -36,7 +37,7 @@ def hello() -> Reply:
             "language": "python",
             "profiles": base_names(),
             "variants": variant_names(),
-            "capabilities": CAPABILITIES + OBSERVATIONS,
+            "capabilities": CAPABILITIES + OBSERVATIONS + [ON_DEMAND],
             "languages": list(LANGUAGES),
         },
     }
@@ -75,12 +76,13 @@ class Server:
 
     def _new_game(self, req: dict[str, Any]) -> Reply:
         profile = _text(req, "profile")
+        _wanted(req)  # a bad "state" field is refused before the game changes
         get_profile(profile)  # an unknown profile is no refused position
         if req.get("code") is not None:
             self.game = Game.deal(profile, _text(req, "code"))
         else:
             self.game = Game.from_text(profile, _text(req, "position"))
-        return {"state": game_state(self.game)}
+        return _with_state({}, self.game, req)
 
     def _current(self) -> Game:
         if self.game is None:
@@ -89,20 +91,37 @@ class Server:
 
     def _act(self, req: dict[str, Any]) -> Reply:
         game = self._current()
+        wanted = _wanted(req)  # read before the action: a bad field changes nothing
         out = game.apply(_text(req, "action"))
-        return {
-            "accepted": out.accepted,
-            "reason": out.reason,
-            "effect": out.effect,
-            "moves": [str(m) for m in out.moves],
-            "state": game_state(game),
-        }
+        moves = [str(m) for m in out.moves]
+        reply = {"accepted": out.accepted, "reason": out.reason, "effect": out.effect, "moves": moves}
+        return _with_state(reply, game, req, wanted)
 
     def _legal_moves(self, req: dict[str, Any]) -> Reply:
         return {"moves": [str(m) for m in self._current().legal_moves()]}
 
     def _message(self, req: dict[str, Any]) -> Reply:
         return {"text": message(_text(req, "reason"), _text(req, "lang"))}
+
+
+def _wanted(req: dict[str, Any]) -> list[str] | None:
+    """The state fields a request asks for (``"state": [...]``, state on demand), None for the whole state."""
+    if "state" not in req:
+        return None
+    names = req["state"]
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise RequestError(f"field 'state' must be a list of state field names, got {quoted(json.dumps(names))}")
+    return names
+
+
+def _with_state(reply: Reply, game: Game, req: dict[str, Any], wanted: list[str] | None = None) -> Reply:
+    """``reply`` with the state the request asked for: all of it, only some fields, or none (``[]``)."""
+    names = _wanted(req) if wanted is None else wanted
+    if names is None:
+        reply["state"] = game_state(game)
+    elif names:
+        reply["state"] = state_fields(game, names)
+    return reply
 
 
 REFUSABLE = ("position", "game code", "card", "place")  # what a new_game's position or code may fail as
@@ -144,19 +163,46 @@ def _no_constant(name: str) -> Any:
 
 
 def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
-    """Answer requests until ``stop`` or end of input; every line gets a reply (malformed: ``errored``)."""
-    server = Server()
-    for raw in stdin:
+    """Answer requests until ``stop`` or end of input; every line gets a reply (malformed: ``errored``).
+
+    The requests that have arrived together (a runner pipelining a scenario) are answered together:
+    their replies go out in one write, flushed before the next wait for input.
+    """
+    server, pending = Server(), b""
+    while chunk := _read_some(stdin):
+        *lines, pending = (pending + chunk).split(b"\n")
+        replies, stopped = _answer_all(server, lines)
+        if replies:
+            stdout.write(b"".join(replies))
+            stdout.flush()
+        if stopped:
+            return 0
+    if pending.strip():
+        replies, _ = _answer_all(server, [pending])
+        stdout.write(b"".join(replies))
+        stdout.flush()
+    return 0
+
+
+def _read_some(stdin: IO[bytes]) -> bytes:
+    """What has arrived on ``stdin`` (waiting only when nothing has); b"" at its end."""
+    read1 = getattr(stdin, "read1", None)
+    return bytes(read1(1 << 16) if read1 is not None else stdin.readline())
+
+
+def _answer_all(server: Server, lines: list[bytes]) -> tuple[list[bytes], bool]:
+    """The reply lines to ``lines`` in order, and whether a ``stop`` came (lines after it are not read)."""
+    replies: list[bytes] = []
+    for raw in lines:
         if not raw.strip():
             continue
         request, reply = read_request(raw)
         if reply is None:
             reply = _answer(server, request)
             if reply is None:
-                break
-        stdout.write(clean(json.dumps(reply, ensure_ascii=False)).encode("utf-8") + b"\n")
-        stdout.flush()
-    return 0
+                return replies, True
+        replies.append(encoded(json.dumps(reply, ensure_ascii=False)) + b"\n")
+    return replies, False
 
 
 def _answer(server: Server, request: Any) -> Reply | None:
@@ -166,6 +212,14 @@ def _answer(server: Server, request: Any) -> Reply | None:
         seq = request.get("seq") if isinstance(request, dict) else None
         print(f"crescent-ref serve: {type(err).__name__} on a request: {err}", file=sys.stderr)
         return errored(seq, f"the server could not handle this request: {type(err).__name__}")
+
+
+def encoded(text: str) -> bytes:
+    """``text`` in UTF-8, lone surrogates (from a request's escapes) replaced by U+FFFD (one pass when none)."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return clean(text).encode("utf-8")
 
 
 def clean(text: str) -> str:

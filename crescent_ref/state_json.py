@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from crescent_ref.actions import place_text
@@ -35,3 +36,23 @@ def position_state(pos: Position) -> dict[str, Any]:
         "moves": pos.moves,
         "foundation_cards": pos.foundation_count(),
     }
+
+
+_FIELDS: dict[str, Callable[[Game], Any]] = {
+    "piles": lambda g: [[CARD_TEXT[c] for c in pile] for pile in g.position.piles],
+    "hidden": lambda g: list(g.position.hidden),
+    "foundations": lambda g: position_state(g.position)["foundations"],
+    "held": lambda g: [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(g.position.held) if r],
+    "reshuffles": lambda g: g.position.reshuffles,
+    "moves": lambda g: g.position.moves,
+    "foundation_cards": lambda g: g.position.foundation_count(),
+    "status": lambda g: g.status(),
+    "undo": lambda g: len(g.history),
+    "selected": lambda g: place_text(g.selected) if g.selected is not None else None,
+}
+STATE_FIELDS = tuple(_FIELDS)
+
+
+def state_fields(game: Game, fields: Iterable[str]) -> dict[str, Any]:
+    """Only the named fields of ``game_state(game)`` (state on demand; unknown names are left out)."""
+    return {name: _FIELDS[name](game) for name in fields if name in _FIELDS}

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from conformance.adapter import OBSERVATIONS, AdapterError, Info
+from conformance.adapters.replies import is_int, shown, text_field, texts
 from crescent_ref.errors import NotationError
 from crescent_ref.profiles import base_names, check_parameter
 
@@ -53,18 +54,37 @@ def parse_deviations(raw: Any) -> dict[str, dict[str, Any]]:
 
 
 def info_from_handshake(reply: Mapping[str, Any]) -> Info:
-    """The ``Info`` of a start reply of a spoken version; AdapterError for an unknown version or bad deviations."""
+    """The ``Info`` of a start reply of a spoken version, every field typed.
+
+    Raises:
+        AdapterError: an unknown version (``true`` is no version), a field of the wrong type (named,
+            with its value: ``"profiles": "app"`` is no list), or bad deviations.
+    """
     version = reply.get("version")
-    if version not in SPOKEN:
+    if not is_int(version) or version not in SPOKEN:
         raise AdapterError(f"protocol version {version!r}; the runner speaks {', '.join(map(str, SPOKEN))}")
-    impl = reply.get("implementation") or {}
+    impl = reply.get("implementation")
+    if not isinstance(impl, Mapping):
+        raise AdapterError(f'handshake field "implementation": expected an object, got {impl!r}'[:200])
+    where = "implementation."
+    name = shown(text_field(impl, "name", where))
+    if not name:
+        raise AdapterError('handshake field "implementation.name": expected a name, got ""')
     return Info(
-        name=str(impl.get("name", "?")),
-        version=str(impl.get("version", "?")),
-        language=str(impl.get("language", "?")),
-        profiles=tuple(str(p) for p in impl.get("profiles", ())),
-        variants=tuple(str(v) for v in impl.get("variants", ())),
-        capabilities=implied_by_version(int(version), frozenset(str(c) for c in impl.get("capabilities", ()))),
-        languages=tuple(str(lang) for lang in impl.get("languages", ())),
+        name=name,
+        version=shown(text_field(impl, "version", where)),
+        language=shown(text_field(impl, "language", where)),
+        profiles=_listed(impl, "profiles", required=True),
+        variants=_listed(impl, "variants"),
+        capabilities=implied_by_version(version, frozenset(_listed(impl, "capabilities"))),
+        languages=_listed(impl, "languages"),
         deviations=parse_deviations(impl.get("deviations", {})),
     )
+
+
+def _listed(impl: Mapping[str, Any], name: str, required: bool = False) -> tuple[str, ...]:
+    """A list of names of the handshake; absent is empty unless ``required``, anything but a list of
+    strings an AdapterError naming the field."""
+    if required and name not in impl:
+        raise AdapterError(f'handshake field "implementation.{name}": missing')
+    return tuple(shown(t) for t in texts(impl, name, "implementation."))

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import crescent_ref
-from conformance.adapter import CAPABILITIES, Info, Reply, RuleError
+from conformance.adapter import CAPABILITIES, STATE_ON_DEMAND, Info, Reply, RuleError
 from conformance.judging.state import game_state
 from crescent_ref import messages
 from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
 from crescent_ref.profiles import Profile, base_names, variant_names
+from crescent_ref.state_json import state_fields
 
 
 class ReferenceAdapter:
@@ -36,11 +38,14 @@ class ReferenceAdapter:
 
     def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
         """Start from a position text or a game code."""
+        self._load(profile, position, code)
+        return game_state(self._game())
+
+    def _load(self, profile: str, position: str | None, code: str | None) -> None:
         try:
             self.game = self._new_game(profile, position, code)
         except NotationError as err:
             raise RuleError(str(err)) from None
-        return game_state(self.game)
 
     def _new_game(self, profile: str, position: str | None, code: str | None) -> Game:
         """The game the runner asked for, under the declared deviations if any (a subclass may play another
@@ -73,6 +78,37 @@ class ReferenceAdapter:
         self.game = None
 
 
+class OnDemandReference(ReferenceAdapter):
+    """The reference declaring ``state-on-demand``: ``start`` and ``act`` report only the state fields asked
+    for (the in-process twin of a stdio adapter's ``"state": [...]``). A class of its own, so that the
+    subclasses of ReferenceAdapter that replace ``act`` keep their signature and their whole states."""
+
+    def info(self) -> Info:
+        """The reference's info, with ``state-on-demand``."""
+        info = super().info()
+        return replace(info, capabilities=info.capabilities | {STATE_ON_DEMAND})
+
+    def start(
+        self,
+        profile: str,
+        *,
+        position: str | None = None,
+        code: str | None = None,
+        fields: frozenset[str] | None = None,
+    ) -> dict[str, Any]:
+        """Start from a position text or a game code (``fields``: only these state fields)."""
+        self._load(profile, position, code)
+        game = self._game()
+        return game_state(game) if fields is None else state_fields(game, fields)
+
+    def act(self, action: str, fields: frozenset[str] | None = None) -> Reply:
+        """Apply one action (``fields``: only these state fields in the reply)."""
+        game = self._game()
+        out = game.apply(action)
+        state = game_state(game) if fields is None else state_fields(game, fields)
+        return Reply(out.accepted, out.reason, out.effect, tuple(str(m) for m in out.moves), state)
+
+
 def factory() -> ReferenceAdapter:
     """Entry for ``--crescent-impl conformance.adapters.reference:factory``."""
-    return ReferenceAdapter()
+    return OnDemandReference()

@@ -31,12 +31,30 @@ def make_adapter(
 
         return StdioAdapter(cmd, timeout=timeout, validate=validate, max_line=max_line or MAX_LINE)
     if impl in (None, "", "reference"):
-        from conformance.adapters.reference import ReferenceAdapter
+        from conformance.adapters.reference import OnDemandReference
 
-        return ReferenceAdapter()
-    module_name, _, attr = (impl or "").partition(":")
-    factory: Any = getattr(importlib.import_module(module_name), attr or "factory")
-    adapter: Adapter = factory()
+        return OnDemandReference()
+    return _in_process(impl or "")
+
+
+class AdapterLoadError(CrescentError):
+    """``--impl module:factory`` names no module, no factory, or a factory that gives no adapter."""
+
+
+def _in_process(impl: str) -> Adapter:
+    """The adapter ``module:factory()`` returns; AdapterLoadError (one line) when it cannot be had."""
+    module_name, _, attr = impl.partition(":")
+    try:
+        factory: Any = getattr(importlib.import_module(module_name), attr or "factory")
+        adapter = factory()
+    except Exception as err:  # the user's module: whatever it raises is a loading fault
+        raise AdapterLoadError(f"--impl {impl!r}: cannot load the adapter: {type(err).__name__}: {err}") from None
+    if not isinstance(adapter, Adapter):
+        missing = [m for m in ("info", "start", "act", "legal_moves", "message", "close") if not hasattr(adapter, m)]
+        raise AdapterLoadError(
+            f"--impl {impl!r}: cannot load the adapter: the factory returned {type(adapter).__name__}, "
+            f"not an adapter (no {', '.join(missing)})"
+        )
     return adapter
 
 

@@ -10,22 +10,36 @@ request fails at once with it. The pipes themselves are bounded by conformance.a
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import json
 import shlex
-import subprocess
 import time
-from typing import Any, NoReturn
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn, TypeVar
 
 import jsonschema
 
-from conformance.adapter import AdapterError, Info, Reply, RuleError, Skip
+from conformance.adapter import STATE_ON_DEMAND, AdapterError, Call, Info, Reply
 from conformance.adapters.handshake import PROTOCOL_VERSION, info_from_handshake
 from conformance.adapters.pipes import MAX_LINE, Child, LineTooLong
+from conformance.adapters.replies import (
+    Errored,
+    act_reply,
+    check_seq,
+    clip_context,
+    legal_moves,
+    message_text,
+    result_of,
+    shown,
+    state_of,
+)
 from crescent_ref.spec_files import spec_dir
 
 __all__ = ["PROTOCOL_VERSION", "StdioAdapter", "clip_context", "schema_problem"]
+T = TypeVar("T")
 
 
 @functools.cache
@@ -66,12 +80,20 @@ class StdioAdapter:
         self._info: Info | None = None
         self._broken: AdapterError | None = None
         self.restarts = 0
+        self._queue: collections.deque[_Sent] = collections.deque()  # announced requests sent, replies unread
+        self._in_flight = False  # a request sent and its reply not read: an interrupt came, or a fault
 
     def info(self) -> Info:
         """The handshake's answer (starting the process if needed)."""
         self._ensure()
         assert self._info is not None
         return self._info
+
+    @property
+    def on_demand(self) -> bool:
+        """Whether the implementation declared ``state-on-demand`` (replies hold only the state asked for);
+        never under ``validate``, where every state is checked whole against the schema."""
+        return not self.validate and self._info is not None and STATE_ON_DEMAND in self._info.capabilities
 
     def _ensure(self) -> Child:
         """The running process, started (and shaken hands with) when needed.
@@ -101,30 +123,34 @@ class StdioAdapter:
     def _handshake(self, process: Child) -> None:
         deadline = time.monotonic() + self.timeout
         self._send(process, {"cmd": "start", "version": PROTOCOL_VERSION}, deadline)
-        reply = self._read(process, "start-reply", None, deadline)
+        line, reply = self._read(process, "start-reply", deadline)
         try:
             self._info = info_from_handshake(reply)
         except AdapterError as err:
-            self._fail(process, str(err))
+            self._fail(process, err.message, line)
 
     def _fail(self, process: Child, what: str, seen: str | bytes = "") -> NoReturn:
+        self._queue.clear()
         process.kill()
-        tail = process.stderr.text()
+        tail = shown(process.stderr.text(), one_line=False)
         context = (f"seen on stdout: {seen[:300]!r}\n" if seen else "") + (f"stderr tail:\n{tail}" if tail else "")
         code = process.proc.returncode
         raise AdapterError(f"implementation {shlex.join(self.argv)}: {what} (exit code {code})", context.rstrip())
 
     def _send(self, process: Child, message: dict[str, Any], deadline: float) -> None:
-        data = (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8")
+        self._send_bytes(process, (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8"), deadline)
+
+    def _send_bytes(self, process: Child, data: bytes, deadline: float) -> None:
         try:
             process.send(data, deadline)
         except TimeoutError:
             self._fail(process, f"did not read its input within {self.timeout:g}s (hang)")
         except OSError:
-            process.proc.wait()
+            process.settle(min(1.0, self.timeout))  # its own exit code and last words, if it is going
             self._fail(process, "stopped reading its input (crash)")
 
-    def _read(self, process: Child, schema: str, seq: int | None, deadline: float) -> dict[str, Any]:
+    def _read(self, process: Child, schema: str, deadline: float) -> tuple[bytes, dict[str, Any]]:
+        """The next reply line and its object (parsed strictly; checked in full with ``validate``)."""
         try:
             line = process.receive(deadline)
         except TimeoutError:
@@ -134,72 +160,195 @@ class StdioAdapter:
         if line is None:
             process.kill()
             self._fail(process, "exited (crash)" if process.proc.returncode else "closed its output")
-        reply = self._parse(process, line)
-        if seq is not None and reply.get("seq") != seq:
-            self._fail(process, f"replied with seq {reply.get('seq')!r} to request seq {seq}", line)
-        problem = schema_problem(schema, reply) if self.validate or not _looks_right(schema, reply) else None
-        if problem:
-            self._fail(process, f"reply breaks the protocol schema: {problem}", line)
-        return reply
-
-    def _parse(self, process: Child, line: bytes) -> dict[str, Any]:
         reply, fault = parse_line(line)
         if fault:
             self._fail(process, fault, line)
         assert reply is not None
-        return reply
+        problem = schema_problem(schema, reply) if self.validate else None
+        if problem:
+            self._fail(process, f"reply breaks the protocol schema: {problem}", line)
+        return line, reply
 
-    def _request(self, message: dict[str, Any], schema: str) -> dict[str, Any]:
-        process = self._ensure()
-        self.seq += 1
-        message = {**message, "seq": self.seq}
-        deadline = time.monotonic() + self.timeout
-        self._send(process, message, deadline)
-        reply = self._read(process, schema, self.seq, deadline)
-        if "skipped" in reply:
-            raise Skip(str(reply["skipped"].get("message", "")))
-        if "errored" in reply:
-            err = reply["errored"]
-            if err.get("refused"):
-                raise RuleError(str(err.get("message", "")))
-            context = clip_context(err.get("context", ""))
-            raise AdapterError(f"implementation errored: {err.get('message', '')}", context)
-        result: dict[str, Any] = reply["result"]
+    def _live(self) -> Child:
+        """The process; one with replies still due is kept even if it has exited since (they are in the pipe)."""
+        if self._queue and self.process is not None:
+            return self.process
+        return self._ensure()
+
+    def _request(self, message: dict[str, Any], schema: str, loading: bool = False) -> dict[str, Any]:
+        self._in_flight = True  # an interrupt leaves it so: close() then kills at once
+        try:
+            result = self._exchange(message, schema, loading)
+        except Exception:  # a fault or an errored reply: answered
+            self._in_flight = False
+            raise
+        self._in_flight = False
         return result
 
-    def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
-        """Start a game."""
-        given = {"code": code} if code else {"position": position}
-        state: dict[str, Any] = self._request({"cmd": "new_game", "profile": profile, **given}, "new-game-reply")[
-            "state"
-        ]
-        return state
+    def _exchange(self, message: dict[str, Any], schema: str, loading: bool) -> dict[str, Any]:
+        process = self._live()
+        if self._queue and (self._queue[0].message == message or self._skip_to(message)):  # already sent
+            sent = self._queue.popleft()
+            got = sent.got or self._read(process, schema, time.monotonic() + self.timeout)
+            return self._answer(process, got, sent.seq, loading)
+        if self._queue and message["cmd"] == "message":  # asks nothing of the game: the queue may wait
+            self._read_ahead(process)
+        else:
+            self._discard()
+            process = self._ensure()
+        self.seq += 1
+        deadline = time.monotonic() + self.timeout
+        self._send(process, {**message, "seq": self.seq}, deadline)
+        return self._answer(process, self._read(process, schema, deadline), self.seq, loading)
 
-    def act(self, action: str) -> Reply:
-        """Apply an action."""
-        r = self._request({"cmd": "act", "action": action}, "act-reply")
-        return Reply(bool(r["accepted"]), r.get("reason"), r.get("effect"), tuple(r.get("moves", ())), r["state"])
+    def _answer(self, process: Child, got: tuple[bytes, dict[str, Any]], seq: int, loading: bool) -> dict[str, Any]:
+        """The ``result`` of the reply to request ``seq``; a malformed reply kills the process (AdapterError)."""
+        line, reply = got
+        try:
+            check_seq(reply, seq)
+        except AdapterError as err:
+            self._fail(process, err.message, line)
+        try:
+            return result_of(reply, loading)
+        except Errored:
+            raise  # a well-formed errored reply: the process goes on
+        except AdapterError as err:
+            self._fail(process, f"reply breaks the protocol schema: {err.message}", line)
+
+    def prefetch(self, calls: Sequence[Call], ahead: bool = False) -> None:
+        """Pipelining: send the requests of ``calls`` now, in one write; the replies are read when the
+        same calls are made (``start``, ``act``, ``legal_moves`` with the same arguments, in order).
+        ``ahead``: after the calls announced before (the next scenario's, sent while this one plays).
+
+        A call that differs from the next announced one first reads and drops the replies still due
+        (up to an announced ``new_game`` equal to it; a ``message`` request lets them wait), so the
+        stream always stays in step.
+        """
+        if not ahead:
+            self._discard()
+        process = self._live()
+        messages = [self._message_for(name, args) for name, args in calls]
+        lines = []
+        for message in messages:
+            self.seq += 1
+            self._queue.append(_Sent(message, self.seq))
+            lines.append(json.dumps({**message, "seq": self.seq}, ensure_ascii=False))
+        self._send_bytes(process, ("\n".join(lines) + "\n").encode("utf-8"), time.monotonic() + self.timeout)
+
+    def _message_for(self, name: str, args: Mapping[str, Any]) -> dict[str, Any]:
+        if name == "start":
+            code, fields = args.get("code"), args.get("fields")
+            given = {"code": code} if code else {"position": args.get("position")}
+            return {"cmd": "new_game", "profile": args["profile"], **given, **self._asking(fields)}
+        if name == "act":
+            return {"cmd": "act", "action": args["action"], **self._asking(args.get("fields"))}
+        if name == "legal_moves":
+            return {"cmd": "legal_moves"}
+        raise ValueError(f"no such call to announce: {name!r}")
+
+    def _skip_to(self, message: dict[str, Any]) -> bool:
+        """For a ``new_game`` announced further on (the calls before it were never made: a scenario
+        ended early), read and drop the replies before it; False when there is none or a fault."""
+        if message.get("cmd") != "new_game" or self.process is None:
+            return False
+        at = next((n for n, sent in enumerate(self._queue) if sent.message == message), None)
+        if at is None:
+            return False
+        try:
+            for _ in range(at):
+                sent = self._queue.popleft()
+                if sent.got is None:
+                    self._read(self.process, "act-reply", time.monotonic() + self.timeout)
+        except AdapterError:
+            return False  # the process is gone, the queue with it
+        return True
+
+    def _read_ahead(self, process: Child) -> None:
+        """Read every reply still due into its queue entry (a fault kills the process, AdapterError)."""
+        for sent in self._queue:
+            if sent.got is None:
+                sent.got = self._read(process, "act-reply", time.monotonic() + self.timeout)
+
+    def _discard(self) -> None:
+        """Read and drop the replies still due; a fault there only ends the process (the next request
+        starts a new one): those requests are no longer anyone's."""
+        if not self._queue or self.process is None:
+            self._queue.clear()
+            return
+        with contextlib.suppress(AdapterError):
+            self._read_ahead(self.process)
+        self._queue.clear()
+
+    def _asking(self, fields: frozenset[str] | None) -> dict[str, Any]:
+        """The ``state`` field of a request: the fields wanted, under state on demand."""
+        return {"state": sorted(fields)} if fields is not None and self.on_demand else {}
+
+    def start(
+        self,
+        profile: str,
+        *,
+        position: str | None = None,
+        code: str | None = None,
+        fields: frozenset[str] | None = None,
+    ) -> dict[str, Any]:
+        """Start a game (``fields``: only these state fields are needed, under state on demand)."""
+        self._live()
+        message = self._message_for("start", {"profile": profile, "position": position, "code": code, "fields": fields})
+        result = self._request(message, "new-game-reply", loading=True)
+        return self._read_field(lambda: state_of(result, fields if self.on_demand else None))
+
+    def act(self, action: str, fields: frozenset[str] | None = None) -> Reply:
+        """Apply an action (``fields``: only these state fields are needed, under state on demand)."""
+        self._live()
+        result = self._request(self._message_for("act", {"action": action, "fields": fields}), "act-reply")
+        return self._read_field(lambda: act_reply(result, fields if self.on_demand else None))
 
     def legal_moves(self) -> list[str]:
         """The legal card moves."""
-        return list(self._request({"cmd": "legal_moves"}, "legal-moves-reply")["moves"])
+        result = self._request({"cmd": "legal_moves"}, "legal-moves-reply")
+        return self._read_field(lambda: legal_moves(result))
 
     def message(self, reason: str, lang: str) -> str:
         """The message text for a reason code."""
-        return str(self._request({"cmd": "message", "reason": reason, "lang": lang}, "message-reply")["text"])
+        result = self._request({"cmd": "message", "reason": reason, "lang": lang}, "message-reply")
+        return self._read_field(lambda: message_text(result))
+
+    def _read_field(self, read: Callable[[], T]) -> T:
+        """A result's fields read strictly; a field of the wrong type ends the process (the stream is suspect)."""
+        try:
+            return read()
+        except AdapterError as err:
+            process = self.process
+            if process is None:
+                raise
+            self._fail(process, f"reply breaks the protocol schema: {err.message}")
 
     def close(self) -> None:
-        """Ask the process to stop, give it a moment (at most 2 s) to exit, then kill its whole group."""
+        """Ask the process to stop, give it a moment (at most 2 s) to exit, then kill its whole group (at
+        once when a request is still unanswered: an interrupt is answered without waiting; an interrupt
+        during the wait still kills it)."""
+        interrupted, self._in_flight = self._in_flight, False
+        self._queue.clear()
         process, self.process = self.process, None
         if process is None:
             return
         grace = min(2.0, self.timeout)
-        if process.proc.poll() is None:
-            with contextlib.suppress(OSError, TimeoutError):
-                process.send(b'{"cmd": "stop"}\n', time.monotonic() + grace)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.proc.wait(timeout=grace)
-        process.kill()
+        try:
+            if process.proc.poll() is None and not interrupted:
+                with contextlib.suppress(OSError, TimeoutError):
+                    process.send(b'{"cmd": "stop"}\n', time.monotonic() + grace)
+                process.settle(grace)
+        finally:
+            process.kill()
+
+
+@dataclass(slots=True)
+class _Sent:
+    """An announced request already written: its message (without seq), seq, and its reply once read."""
+
+    message: dict[str, Any]
+    seq: int
+    got: tuple[bytes, dict[str, Any]] | None = None
 
 
 class _NonFinite(ValueError):
@@ -227,40 +376,18 @@ def parse_line(line: bytes) -> tuple[dict[str, Any] | None, str | None]:
         return None, "wrote a line that is not JSON (garbage)"
     if not isinstance(value, dict):
         return None, "wrote JSON that is not an object"
-    try:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
+    if ("\\ud" in text or "\\uD" in text) and _has_lone_surrogate(value):
         return None, "wrote a string holding a lone surrogate (an escape like \\ud800 that is no character)"
     return value, None
 
 
-_KINDS = ("result", "skipped", "errored")
-
-
-def clip_context(context: Any, head: int = 300, tail: int = 1200) -> str:
-    """An errored reply's context for the report: its start and its end (a traceback's last line names the
-    exception), the middle left out when it is long."""
-    text = context if isinstance(context, str) else json.dumps(context, ensure_ascii=False)
-    if len(text) <= head + tail:
-        return text
-    return f"{text[:head]}\n[... {len(text) - head - tail} characters left out ...]\n{text[-tail:]}"
-
-
-def _looks_right(schema: str, reply: dict[str, Any]) -> bool:
-    """A cheap envelope check; anything odd gets the full schema check for a precise message."""
-    if schema == "start-reply":
-        return isinstance(reply.get("implementation"), dict)
-    if sum(k in reply for k in _KINDS) != 1:
-        return False
-    result = reply.get("result")
-    if result is None:
+def _has_lone_surrogate(value: Any) -> bool:
+    """Whether a string in ``value`` holds a lone surrogate. Only an escape (``\\ud800``) can make one
+    (strict UTF-8 decoding refuses encoded surrogates), so this runs only on lines holding ``\\ud``."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
         return True
-    if schema == "act-reply":
-        return (
-            isinstance(result, dict)
-            and isinstance(result.get("accepted"), bool)
-            and isinstance(result.get("state"), dict)
-        )
-    if schema == "new-game-reply":
-        return isinstance(result, dict) and isinstance(result.get("state"), dict)
-    return isinstance(result, dict)
+    return False
+
+

@@ -78,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as stop:  # --help, or a bad argument (one line, exit 2)
         return stop.code if isinstance(stop.code, int) else BAD_INPUT
     chosen = command(args.command)
+    from conformance.adapters.pipes import end_children_on_exit
+
+    end_children_on_exit()  # SIGTERM and SIGHUP end the adapters, then the command, as Ctrl-C does
     return guarded("crescent-conformance", lambda: chosen.run(args), {AdapterError: FAILED})
 
 

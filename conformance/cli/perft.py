@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from conformance.adapter import Adapter, Info
+from conformance.adapter import Adapter, AdapterError, Info, RuleError, Skip
 from conformance.adapters.session import make_adapter
 from conformance.cli.common import Command, adapter_options
 from conformance.judging.expectations import Expectations, load_expectations
@@ -57,7 +57,13 @@ def _check_all(adapter: Adapter, info: Info, max_depth: int, expectations: Expec
             case.name, case.profile, case.position, {d: n for d, n in case.counts.items() if d <= max_depth}
         )
         rules = info.reference_profile(case.profile) if info.deviated(case.profile) else None
-        problems = check(adapter, limited, rules)
+        try:
+            problems = check(adapter, limited, rules)
+        except (AdapterError, RuleError, Skip) as err:  # that case's error, not the end of the command
+            lines.append(f"{case.name} [{case.profile}]: errored: {str(err).splitlines()[0]}")
+            bad += 1
+            checked += 1
+            continue
         why = expectations.reason_for(f"perft/{case.name}", case.profile)
         checked += 1
         if problems and why:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.adapter import Adapter, AdapterError, Info
+from conformance.adapters.replies import shown as escaped
 from conformance.adapters.session import SelectionError, check_selection, make_adapter, plan
 from conformance.cli.common import Command, adapter_options, positive, replay_name, selection_options
 from conformance.corpus.lint import lint_selected
@@ -37,7 +38,7 @@ from conformance.judging.report import (
     unchecked_summary,
     write_report,
 )
-from conformance.judging.runner import Result, run_scenario
+from conformance.judging.runner import Result, run_scenarios
 from conformance.wording import RUNS, need_text, not_run, unit_line
 from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK
 from crescent_ref.progress import progress, shown
@@ -126,10 +127,9 @@ def _play_all(
                 info = adapter.info()
         except Exception as err:  # an adapter fault: AdapterError, or an in-process adapter's exception
             fault = str(err) if isinstance(err, AdapterError) else f"handshake failed: {type(err).__name__}: {err}"
-        for scenario, profile in progress(pairs, "scenario runs", total=len(pairs), unit="run", quiet=quiet):
-            results.append(
-                Result(scenario, profile, "errored", fault) if fault else run_scenario(adapter, info, scenario, profile)
-            )
+        played = (Result(sc, p, "errored", fault) for sc, p in pairs) if fault else run_scenarios(adapter, info, pairs)
+        for result in progress(played, "scenario runs", total=len(pairs), unit="run", quiet=quiet):
+            results.append(result)
     except KeyboardInterrupt:
         print(f"\ninterrupted after {len(results)} of {len(pairs)} scenario runs", file=sys.stderr)
         return info, results, True
@@ -205,7 +205,7 @@ def _count_line(info: Info, records: list[dict[str, Any]], seconds: float) -> st
     shown = {o: n for o, n in counts(records).items() if n or o in ("passed", "failed", "skipped", "errored")}
     declared = "; ".join(info.deviation_lines())
     tally = ", ".join(f"{n} {o}" for o, n in shown.items())
-    line = f"{info.name} {info.version}".strip() + f": {unit_line(records)}: {tally} in {seconds:.2f}s"
+    line = escaped(f"{info.name} {info.version}".strip()) + f": {unit_line(records)}: {tally} in {seconds:.2f}s"
     return line + (f" (as declared: {declared})" if declared else "")
 
 

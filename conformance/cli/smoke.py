@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from conformance.adapter import AdapterError, Info
+from conformance.adapters.replies import shown
 from conformance.adapters.session import make_adapter
 from conformance.cli.common import Command, adapter_options, replay_name
 from conformance.corpus.load import load_corpus
@@ -22,10 +23,10 @@ def _smoke(args: argparse.Namespace) -> int:
     adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
     try:
         info = adapter.info()
-        print(
+        print(shown(
             f"handshake: {info.name} {info.version} ({info.language}); profiles {', '.join(info.profiles)}; "
             f"capabilities {', '.join(sorted(info.capabilities)) or 'none'}"
-        )
+        ))
         results = [run_scenario(adapter, info, sc, p) for sc, p in _smoke_plan(info)]
     except AdapterError as err:
         print(f"SMOKE FAILED: the adapter does not complete the handshake: {err}")

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from conformance.adapter import Adapter, AdapterError, RuleError, Skip
 from conformance.adapters.session import make_adapter
 from conformance.cli.common import Command, adapter_options
+from conformance.explore.winnable import CodeCheck
 from crescent_ref.progress import progress
+from crescent_ref.solver import Budget
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -20,19 +23,30 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def _winnable(args: argparse.Namespace) -> int:
     """Solve each code on the reference, replay each winning line on the implementation, report."""
-    from conformance.explore.winnable import check_code, exit_code, summary
-    from crescent_ref.solver import Budget
+    from conformance.explore.winnable import exit_code, summary
 
-    adapter = make_adapter(args.impl, args.cmd, args.timeout)
+    adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
     budget = Budget(nodes=args.nodes, seconds=args.seconds)
     try:
-        checks = [check_code(adapter, args.profile, code, budget)
+        checks = [_checked(adapter, args.profile, code, budget)
                   for code in progress(args.codes, "codes", unit="code")]
     finally:
         adapter.close()
     print("\n".join(str(c) for c in checks))
     print(summary(checks))
     return exit_code(checks)
+
+
+def _checked(adapter: Adapter, profile: str, code: str, budget: Budget) -> CodeCheck:
+    """``check_code``, an adapter fault (a crash, a malformed reply, an errored or skipped request) being
+    that code's finding, not the end of the command."""
+    from conformance.explore.winnable import check_code
+
+    try:
+        return check_code(adapter, profile, code, budget)
+    except (AdapterError, RuleError, Skip) as err:
+        kind = {RuleError: "refused the game code", Skip: "skipped the game"}.get(type(err), "errored")
+        return CodeCheck(code, profile, "not-won", f"the implementation {kind}: {str(err).splitlines()[0]}")
 
 
 COMMAND = Command(

@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 import traceback
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from conformance.adapter import Adapter, AdapterError, Info, Reply, RuleError, Skip
+from conformance.adapter import (
+    Adapter,
+    AdapterError,
+    Call,
+    Info,
+    Reply,
+    RuleError,
+    Skip,
+    act,
+    announce,
+    on_demand,
+    start_game,
+)
 from conformance.corpus.scenarios import Expect, Scenario, Step
-from conformance.judging.state import Mismatch, canonical_action, compare, state_text
+from conformance.judging.state import Mismatch, canonical_action, compare, fields_read, state_text
 
 Verdict = Literal["passed", "failed", "skipped", "errored"]
 # State fields compared only with a capability (spec/protocol.md).
@@ -60,7 +74,43 @@ def why_skip(info: Info, scenario: Scenario, profile: str) -> str | None:
     return f"needs capability {', '.join(missing)}" if missing else None
 
 
-def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str) -> Result:
+def run_scenarios(adapter: Adapter, info: Info, pairs: Iterable[tuple[Scenario, str]]) -> Iterator[Result]:
+    """``run_scenario`` for each pair in order, each scenario's requests sent to a pipelining adapter
+    while the one before plays (one round trip for many scenarios).
+
+    The next scenario's requests go ahead only when the current one's are all announced: a call
+    made after them (the steps after a message check) would meet the next scenario's game. After a
+    failure or an error they are sent again (the replay of a failure, or a restart, drops them).
+    """
+    chosen = list(pairs)
+    lean = on_demand(adapter, info)
+    announced, complete = False, True
+    for number, (scenario, profile) in enumerate(chosen):
+        if not announced:
+            complete = _announce(adapter, info, scenario, profile, lean, ahead=False)
+        announced = complete and number + 1 < len(chosen)
+        if announced:
+            complete = _announce(adapter, info, *chosen[number + 1], lean, ahead=True)
+        result = run_scenario(adapter, info, scenario, profile, announced=True)
+        # a failure is played again, a fault ends the process: the next one's requests may be gone
+        announced = announced and result.verdict in ("passed", "skipped")
+        yield result
+
+
+def _announce(adapter: Adapter, info: Info, scenario: Scenario, profile: str, lean: bool, ahead: bool) -> bool:
+    """Announce the scenario's calls when it will be played as written (not skipped, not re-judged);
+    whether every call it makes was announced (or it makes none that could follow another scenario's).
+    A fault is left for the scenario's own calls to meet and report."""
+    if why_skip(info, scenario, profile) is not None or info.deviated(profile):
+        return True
+    given = Expect(state=scenario.given_state_for(profile))
+    calls, complete = _script(info, scenario, profile, given, lean)
+    with contextlib.suppress(AdapterError):
+        announce(adapter, calls, ahead)
+    return complete
+
+
+def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str, announced: bool = False) -> Result:
     """Run every step; the first deviation ends the scenario as failed.
 
     When the implementation declares deviations for the profile's base and they change this
@@ -82,7 +132,13 @@ def run_scenario(adapter: Adapter, info: Info, scenario: Scenario, profile: str)
             return Result(scenario, profile, "skipped", detail, judged_as=judged_as)
     unchecked: list[str] = []
     try:
-        failure = _play(adapter, info, scenario, profile, unchecked)
+        lean = on_demand(adapter, info)
+        if not announced:
+            _announce(adapter, info, scenario, profile, lean, ahead=False)
+        failure = _play(adapter, info, scenario, profile, unchecked, lean)
+        if failure and lean:  # played again with whole states, for a failure that shows the tables
+            unchecked = []
+            failure = _play(adapter, info, scenario, profile, unchecked, False) or failure
     except Skip as err:
         return Result(scenario, profile, "skipped", f"implementation skipped it: {err}", judged_as=judged_as)
     except RuleError as err:
@@ -108,23 +164,47 @@ def _where(err: BaseException) -> str:
     return f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
 
 
-def _play(adapter: Adapter, info: Info, scenario: Scenario, profile: str, unchecked: list[str]) -> StepFailure | None:
-    """Play the steps; checks that cannot be made with this implementation are added to ``unchecked``."""
-    state = adapter.start(profile, position=scenario.position, code=scenario.code)
+def _play(
+    adapter: Adapter, info: Info, scenario: Scenario, profile: str, unchecked: list[str], lean: bool = False
+) -> StepFailure | None:
+    """Play the steps; checks that cannot be made with this implementation are added to ``unchecked``.
+
+    ``lean`` (state on demand): each request asks only for the state fields its step checks.
+    """
     given = Expect(state=scenario.given_state_for(profile))
+    state = start_game(adapter, profile, scenario.position, scenario.code, fields_read(given.state) if lean else None)
     mismatches = _state_mismatches(adapter, info, given.state, state, unchecked)
     if mismatches:
         return StepFailure(None, given, None, tuple(mismatches), "", state_text(state))
     for step in scenario.steps:
         before = state
         expect = step.expected(profile)
-        reply = adapter.act(canonical_action(step.action))
+        reply = act(adapter, canonical_action(step.action), fields_read(expect.state) if lean else None)
         state = reply.state
         mismatches = _judge(expect, reply, info, unchecked) + _messages(adapter, info, expect, reply, unchecked)
         mismatches += _state_mismatches(adapter, info, expect.state, state, unchecked)
         if mismatches:
             return StepFailure(step, expect, reply, tuple(mismatches), state_text(before), state_text(state))
     return None
+
+
+def _script(info: Info, scenario: Scenario, profile: str, given: Expect, lean: bool) -> tuple[list[Call], bool]:
+    """The calls the play of the scenario makes, in order, for an adapter that pipelines them (up to the
+    first step that asks for messages: those depend on the reply), and whether that is all of them."""
+    legal = "legal-moves" in info.capabilities
+    calls: list[Call] = []
+    for number, expect in enumerate([given, *(step.expected(profile) for step in scenario.steps)]):
+        fields = fields_read(expect.state) if lean else None
+        if number == 0:
+            calls.append(("start", {"profile": profile, "position": scenario.position, "code": scenario.code,
+                                    "fields": fields}))
+        else:
+            calls.append(("act", {"action": canonical_action(scenario.steps[number - 1].action), "fields": fields}))
+        if legal and "legal_moves" in expect.state:
+            calls.append(("legal_moves", {}))
+        if expect.messages and "messages" in info.capabilities:
+            return calls, False
+    return calls, True
 
 
 def _state_mismatches(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ __all__ = [
     "FOUNDATIONS",
     "Mismatch",
     "compare",
+    "fields_read",
     "game_state",
     "observed",
     "position_state",
@@ -165,6 +167,26 @@ _CHECKS: dict[str, Any] = {
 }
 
 
+_POSITION = ("piles", "hidden", "foundations", "held", "reshuffles", "moves")
+_READS: dict[str, tuple[str, ...]] = {
+    "position": _POSITION,
+    "piles": ("piles", "hidden"),
+    "tops": ("piles",),
+    "counts": ("piles",),
+    "hidden": ("hidden",),
+    "foundations": ("foundations",),
+    "foundation_counts": ("foundations",),
+    "held": ("held",),
+    "legal_moves": (),
+}
+
+
+def fields_read(expected: dict[str, Any]) -> frozenset[str]:
+    """The state fields ``compare(expected, ...)`` reads: what to ask an implementation for under state
+    on demand (spec/protocol.md)."""
+    return frozenset(name for key in expected for name in _READS.get(key, (key,)))
+
+
 def observed(expected: dict[str, Any], state: dict[str, Any], legal: list[str] | None = None) -> dict[str, Any]:
     """The same expected fields (and places) as ``expected``, with the values ``state`` shows.
 
@@ -195,8 +217,9 @@ _OBSERVE: dict[str, Any] = {
 }
 
 
+@functools.lru_cache(maxsize=8192)
 def canonical_action(text: str) -> str:
-    """An action's canonical text (NotationError for bad text)."""
+    """An action's canonical text (bad text as it is); remembered, as a run asks for the same ones often."""
     try:
         return str(Action.from_text(text))
     except NotationError:

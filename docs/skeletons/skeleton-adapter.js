@@ -91,9 +91,20 @@ const HELLO = {
     version: '0.0.1',
     language: 'javascript',
     profiles: ['app'], // the rule profiles your game plays (spec/profiles.yaml)
-    capabilities: [], // add 'undo', 'tap', ... as your adapter learns them (spec/protocol.md)
+    // add 'undo', 'tap', ... as your adapter learns them (spec/protocol.md); 'state-on-demand': the
+    // runner names the state fields it needs in each request (withState below honours it)
+    capabilities: ['state-on-demand'],
   },
 };
+
+/** `result` with the state the request asks for (state on demand, spec/protocol.md): no `state`
+ *  field, the whole state; a list of field names, only those; [], none. */
+function withState(result, engine, req) {
+  if (Array.isArray(req.state) && req.state.length === 0) return result;
+  const state = engine.state();
+  const wanted = Array.isArray(req.state) ? req.state : null;
+  return { ...result, state: wanted ? Object.fromEntries(Object.entries(state).filter(([k]) => wanted.includes(k))) : state };
+}
 
 function handle(engine, req) {
   const seq = req.seq;
@@ -101,9 +112,9 @@ function handle(engine, req) {
     if (req.cmd === 'new_game') {
       if (typeof req.position !== 'string') throw new NotImplementedYet('new_game from a game code: not implemented yet');
       engine.newGame(req.profile, req.position);
-      return { seq, result: { state: engine.state() } };
+      return { seq, result: withState({}, engine, req) };
     }
-    if (req.cmd === 'act') return { seq, result: { ...engine.act(req.action), state: engine.state() } };
+    if (req.cmd === 'act') return { seq, result: withState(engine.act(req.action), engine, req) };
     return { seq, errored: { message: `unknown command ${JSON.stringify(req.cmd)}` } };
   } catch (e) {
     if (e instanceof NotImplementedYet) return { seq, skipped: { message: e.message } };

@@ -92,7 +92,9 @@ HELLO = {
         "version": "0.0.1",
         "language": "python",
         "profiles": ["app"],  # the rule profiles your game plays (spec/profiles.yaml)
-        "capabilities": [],  # add "undo", "tap", ... as your adapter learns them (spec/protocol.md)
+        # add "undo", "tap", ... as your adapter learns them (spec/protocol.md); "state-on-demand": the
+        # runner names the state fields it needs in each request (with_state below honours it)
+        "capabilities": ["state-on-demand"],
     },
 }
 
@@ -105,15 +107,25 @@ def handle(engine: YourEngine, request: dict[str, Any]) -> dict[str, Any]:
             if "position" not in request:
                 raise NotImplementedYet("new_game from a game code: not implemented yet")
             engine.new_game(request["profile"], request["position"])
-            return {"seq": seq, "result": {"state": engine.state()}}
+            return {"seq": seq, "result": with_state({}, engine, request)}
         if cmd == "act":
             outcome = engine.act(request["action"])
-            return {"seq": seq, "result": {**outcome, "state": engine.state()}}
+            return {"seq": seq, "result": with_state(outcome, engine, request)}
         return {"seq": seq, "errored": {"message": f"unknown command {cmd!r}"}}
     except NotImplementedYet as err:
         return {"seq": seq, "skipped": {"message": str(err)}}
     except (KeyError, ValueError) as err:  # a position or request the engine cannot read
         return {"seq": seq, "errored": {"message": f"{type(err).__name__}: {err}", "refused": cmd == "new_game"}}
+
+
+def with_state(result: dict[str, Any], engine: YourEngine, request: dict[str, Any]) -> dict[str, Any]:
+    """``result`` with the state the request asks for (state on demand, spec/protocol.md): no ``state``
+    field, the whole state; a list of field names, only those; ``[]``, none."""
+    wanted = request.get("state")
+    if wanted == []:
+        return result
+    state = engine.state()
+    return {**result, "state": state if wanted is None else {k: v for k, v in state.items() if k in wanted}}
 
 
 def main() -> int:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+import os
 import shlex
 import sys
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -85,3 +87,29 @@ def distinct_ids() -> tuple[str, ...]:
         if not any(sc.id in n and not n.startswith(sc.id + "[") for n in names):
             chosen[sc.id] = None
     return tuple(chosen)
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie does not count)."""
+    try:
+        os.kill(pid, 0)
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (ProcessLookupError, FileNotFoundError, PermissionError):
+        return False
+    return state not in ("Z", "X")
+
+
+def lingers(pid: int, within: float = 5.0) -> bool:
+    """Whether a process still runs after ``within`` seconds."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        if not alive(pid):
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def fake_pids(flag: Path) -> list[int]:
+    """Every process of the fake engine run with ``flag``: its starts, and the grandchild of ``orphan``."""
+    found = [Path(str(flag) + ".starts"), Path(str(flag) + ".orphan")]
+    return [int(n) for f in found if f.exists() for n in f.read_text().split()]

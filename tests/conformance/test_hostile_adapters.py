@@ -46,7 +46,18 @@ NTH_FAULTS = {
     "stderr-flood": "fake-engine: last words",
     "orphan": "exited (crash)",
     "pipe-held": "exited (crash)",
+    "seq-float": "replied with seq 2.0 to request seq 2",
+    "seq-true": "replied with seq true to request seq 2",
+    "result-null": 'reply field "result": expected an object, got null',
+    "moves-int": 'reply field "result.moves": expected a list of strings, got 5',
+    "state-null": 'reply field "result.state": expected an object, got null',
+    "status-int": 'reply field "result.state.status": expected a string, got 7',
+    "errored-int": 'reply field "errored": expected an object, got 7',
+    "skipped-not-string": 'reply field "skipped.message": expected a string, got ["no"]',
+    "errored-act": "implementation errored: the fake fails here",
+    "ansi-error": "implementation errored: \\x1b[2J\\x1b[32mall passed",
 }
+WELL_FORMED = ("errored-act", "ansi-error")  # errored replies: the scenario errors, the process goes on
 HANDSHAKE_FAULTS = {
     "hs-crash": "exited (crash)",
     "hs-exit-0": "closed its output",
@@ -58,7 +69,11 @@ HANDSHAKE_FAULTS = {
     "hs-endless": "a reply line of more than",
     "hs-pipe-held": "exited (crash)",
     "hs-version": "protocol version 3; the runner speaks 1, 2",
-    "hs-no-implementation": "breaks the protocol schema",
+    "hs-no-implementation": 'handshake field "implementation": expected an object',
+    "hs-version-true": "protocol version True; the runner speaks 1, 2",
+    "hs-profiles-string": 'handshake field "implementation.profiles": expected a list of strings, got "app"',
+    "hs-profiles-int": 'handshake field "implementation.profiles": expected a list of strings, got 7',
+    "hs-capabilities-null": 'handshake field "implementation.capabilities": expected a list of strings, got null',
 }
 
 
@@ -117,7 +132,8 @@ def gone(pid: int, within: float = 5.0) -> bool:
 
 
 def test_every_fault_mode_of_the_fake_is_tried() -> None:
-    assert set(NTH_FAULTS) | set(HANDSHAKE_FAULTS) | {"refuse", "skip", "huge-stderr"} == set(MODES)
+    others = {"refuse", "skip", "huge-stderr", "close-stdin", "exit-between", "legal-objects", "hs-ansi-name"}
+    assert set(NTH_FAULTS) | set(HANDSHAKE_FAULTS) | others == set(MODES)  # the others: tests/hostile
     assert set(HANDSHAKE_FAULTS) == set(HANDSHAKE)
 
 
@@ -127,7 +143,8 @@ def test_a_fault_at_a_request_errors_that_scenario_only(mode: str, tmp_path: Pat
     results = run_two(adapter)
     assert [r.verdict for r in results] == ["errored", "passed"], [r.detail[:300] for r in results]
     assert NTH_FAULTS[mode] in results[0].detail
-    assert adapter.restarts == 1
+    assert "\x1b" not in results[0].detail and "refused to load" not in results[0].detail
+    assert adapter.restarts == (0 if mode in WELL_FORMED else 1)  # an errored reply keeps the process
     assert all(gone(pid) for pid in starts(tmp_path))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harness import SERVE, Pair, pairs, reference_results, run_pairs
 
-from conformance.adapters.reference import ReferenceAdapter
+from conformance.adapters.reference import OnDemandReference
 from conformance.adapters.stdio import StdioAdapter
 from conformance.judging.report import format_failure
 
@@ -41,6 +41,6 @@ def test_reference_replies_follow_the_protocol_schema() -> None:
 def test_stdio_handshake_matches_the_in_process_info() -> None:
     adapter = StdioAdapter(SERVE, timeout=30, validate=True)
     try:
-        assert adapter.info() == ReferenceAdapter().info()
+        assert adapter.info() == OnDemandReference().info()
     finally:
         adapter.close()

@@ -36,7 +36,8 @@ def test_a_skeleton_answers_the_handshake_and_runs_scenarios(command: str) -> No
     adapter = StdioAdapter(command, timeout=10, validate=True)
     try:
         info = adapter.info()
-        assert (info.name, info.profiles, info.capabilities) == ("my-crescent", ("app",), frozenset())
+        declared = (info.name, info.profiles, info.capabilities)
+        assert declared == ("my-crescent", ("app",), frozenset({"state-on-demand"}))
         given_only = run_scenario(adapter, info, scenario("layout-005"), "app")
         assert given_only.verdict == "passed", given_only.detail or given_only.failure
         with_steps = run_scenario(adapter, info, scenario("piles-001"), "app")

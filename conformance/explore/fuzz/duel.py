@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.adapter import Adapter, AdapterError, Reply, RuleError, Skip
+from conformance.adapters.replies import act_reply, legal_moves, result_of
+from conformance.adapters.replies import state_of as reply_state
 from conformance.adapters.stdio import StdioAdapter
 from conformance.explore.fuzz.compare import Difference, compare_legal, compare_reply, compare_state
 from conformance.explore.fuzz.observe import Observed
@@ -254,8 +256,8 @@ def _read_answers(replies: Iterator[dict[str, Any] | AdapterError], given: dict[
         try:
             body = _result(next(replies), action is None)
             reply = None if action is None else _reply(body)
-            state = body["state"]
-            moves = list(_result(next(replies), False)["moves"]) if legal else None
+            state = reply_state(body) if reply is None else reply.state
+            moves = legal_moves(_result(next(replies), False)) if legal else None
             yield Answer(reply, state, moves)
         except StopIteration:
             return
@@ -268,21 +270,17 @@ def _read_answers(replies: Iterator[dict[str, Any] | AdapterError], given: dict[
 
 
 def _result(reply: dict[str, Any] | AdapterError, loading: bool) -> dict[str, Any]:
+    """A reply's result read strictly (conformance.adapters.replies); Skipped for a skipped reply."""
     if isinstance(reply, AdapterError):
         raise reply
-    if "skipped" in reply:
-        raise Skipped(str(reply["skipped"].get("message", "")))
-    if "errored" in reply:
-        err = reply["errored"]
-        if loading and err.get("refused"):
-            raise RuleError(err.get("message", ""))
-        raise AdapterError(f"implementation errored: {err.get('message', '')}")
-    result: dict[str, Any] = reply["result"]
-    return result
+    try:
+        return result_of(reply, loading)
+    except Skip as err:
+        raise Skipped(str(err)) from None
 
 
 def _reply(r: dict[str, Any]) -> Reply:
-    return Reply(bool(r["accepted"]), r.get("reason"), r.get("effect"), tuple(r.get("moves", ())), r["state"])
+    return act_reply(r)
 
 
 def _said(err: BaseException) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Generator
 from typing import Any
 
 from conformance.adapter import AdapterError
+from conformance.adapters.replies import check_seq
 from conformance.adapters.stdio import StdioAdapter
 
 CHUNK = 200  # requests written before their replies are read (about 15 KB of requests)
@@ -45,6 +46,11 @@ def exchange(adapter: StdioAdapter, requests: list[Request]) -> Generator[dict[s
             pending.clear()
             yield err
             return
+        except BaseException:  # Ctrl-C, SIGTERM: answered at once, no replies waited for
+            pending.clear()
+            if adapter.process is not None:
+                adapter.process.kill()
+            raise
         finally:
             _drain(adapter, pending)
 
@@ -68,10 +74,16 @@ def _send(adapter: StdioAdapter, requests: list[Request]) -> list[int] | Adapter
 
 
 def _read(adapter: StdioAdapter, schema: str, seq: int) -> dict[str, Any]:
+    """The next reply, read strictly (conformance.adapters.replies), echoing ``seq``."""
     process = adapter.process
     if process is None:
         raise AdapterError("the implementation is not running")
-    return adapter._read(process, schema, seq, time.monotonic() + adapter.timeout)
+    line, reply = adapter._read(process, schema, time.monotonic() + adapter.timeout)
+    try:
+        check_seq(reply, seq)
+    except AdapterError as err:
+        adapter._fail(process, err.message, line)
+    return reply
 
 
 def _drain(adapter: StdioAdapter, pending: list[tuple[str, int]]) -> None:
@@ -84,13 +96,12 @@ def _drain(adapter: StdioAdapter, pending: list[tuple[str, int]]) -> None:
 
 
 def _crash(adapter: StdioAdapter) -> AdapterError:
+    """The fault of a process that stopped reading: its exit code and stderr if it exits within a second."""
     process = adapter.process
     try:
         if process is not None:
-            process.proc.wait(timeout=adapter.timeout)
+            process.settle(min(1.0, adapter.timeout))
             adapter._fail(process, "stopped reading its input (crash)")
     except AdapterError as err:
         return err
-    except Exception:
-        pass
     return AdapterError("the implementation stopped reading its input (crash)")

@@ -14,7 +14,7 @@ export const IMPLEMENTATION = Object.freeze({
   profiles: BASE_PROFILES,
   variants: VARIANTS,
   capabilities: ['undo', 'tap', 'drop', 'game-codes', 'legal-moves', 'selection', 'messages',
-    'reasons', 'waiting', 'undo-count', 'effect', 'card-moves'],
+    'reasons', 'waiting', 'undo-count', 'effect', 'card-moves', 'state-on-demand'],
   languages: LANGUAGES,
 });
 
@@ -55,15 +55,17 @@ export class Session {
     switch (req.cmd) {
       case 'new_game': {
         if (typeof req.profile !== 'string') throw new RequestError('new_game needs a profile');
+        const wanted = wantedFields(req);
         if (typeof req.position === 'string') this.game = Game.fromPosition(req.profile, req.position);
         else if (typeof req.code === 'string') this.game = Game.fromCode(req.profile, req.code);
         else throw new RequestError('new_game needs a position or a code');
-        return { state: this.game.state() };
+        return withState({}, this.game, wanted);
       }
       case 'act': {
         const game = this.requireGame();
+        const wanted = wantedFields(req); // checked before the action: a bad field changes nothing
         const outcome = game.act(req.action);
-        return { ...outcome, state: game.state() };
+        return withState({ ...outcome }, game, wanted);
       }
       case 'legal_moves':
         return { moves: this.requireGame().legalMoves() };
@@ -85,10 +87,41 @@ export class Session {
 
 class RequestError extends Error {}
 
-/** Serve the protocol on the given streams until `stop` or end of input. */
+/** State on demand: the fields a request's `state` asks for (null: the whole state). */
+function wantedFields(req) {
+  if (!('state' in req)) return null;
+  const names = req.state;
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) {
+    throw new RequestError(`field 'state' must be a list of state field names, got ${JSON.stringify(names)}`);
+  }
+  return names;
+}
+
+/** `reply` with the state asked for: whole (null), only some fields, or none ([]). */
+function withState(reply, game, wanted) {
+  if (wanted === null) {
+    reply.state = game.state();
+  } else if (wanted.length > 0) {
+    const whole = game.state();
+    reply.state = Object.fromEntries(wanted.filter((n) => n in whole).map((n) => [n, whole[n]]));
+  }
+  return reply;
+}
+
+/** Serve the protocol on the given streams until `stop` or end of input. The replies to the requests
+ *  that arrived together (a runner pipelining a scenario) go out in one write. */
 export function serve({ input = process.stdin, output = process.stdout, log = (m) => process.stderr.write(`crescent-js: ${m}\n`) } = {}) {
   const session = new Session(log);
   const rl = createInterface({ input, crlfDelay: Infinity, terminal: false });
+  let due = [];
+  const flush = () => {
+    if (due.length > 0) output.write(due.join(''));
+    due = [];
+  };
+  const say = (reply) => {
+    if (due.length === 0) setImmediate(flush);
+    due.push(`${JSON.stringify(reply)}\n`);
+  };
   return new Promise((resolve) => {
     rl.on('line', (line) => {
       if (line.trim() === '') return;
@@ -97,16 +130,20 @@ export function serve({ input = process.stdin, output = process.stdout, log = (m
         req = JSON.parse(line);
       } catch (e) {
         log(`not JSON: ${line}`);
-        output.write(`${JSON.stringify({ seq: null, errored: { message: `not JSON: ${e.message}` } })}\n`);
+        say({ seq: null, errored: { message: `not JSON: ${e.message}` } });
         return;
       }
       const reply = session.handle(req);
       if (reply === null) {
+        flush();
         rl.close();
         return;
       }
-      output.write(`${JSON.stringify(reply)}\n`);
+      say(reply);
     });
-    rl.on('close', () => resolve());
+    rl.on('close', () => {
+      flush();
+      resolve();
+    });
   });
 }

@@ -86,3 +86,21 @@ test('a position the profile cannot reach is errored with refused: true; bad inp
   assert.ok(replies[5].result);
   assert.deepEqual(replies.slice(1).map((r) => r.seq), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
 });
+
+test('state on demand: a request names the state fields it needs, [] for none, a bad list is errored', async () => {
+  const { replies } = await session([
+    { cmd: 'start', version: 2 },
+    { cmd: 'new_game', seq: 1, profile: 'app', code: CODE, state: ['status', 'moves'] },
+    { cmd: 'act', seq: 2, action: 'p3-p11', state: [] },
+    { cmd: 'act', seq: 3, action: 'p3-p1', state: 'all' },
+    { cmd: 'act', seq: 4, action: 'p3-p1' },
+  ]);
+  const [hello, game, lean, bad, whole] = replies;
+  assert.ok(hello.implementation.capabilities.includes('state-on-demand'));
+  assert.deepEqual(game.result.state, { status: 'playing', moves: 0 });
+  assert.equal(lean.result.accepted, true);
+  assert.equal('state' in lean.result, false);
+  assert.ok(bad.errored.message.includes("'state'"));
+  assert.equal(whole.result.state.moves, 1);
+  assert.equal(whole.result.state.piles.length, 16);
+});

@@ -99,6 +99,19 @@ def stderr_flood(request: Request, reply: dict[str, Any]) -> None:
     os._exit(3)
 
 
+def close_stdin(request: Request, reply: dict[str, Any]) -> None:
+    """Answer, then close stdin and live on: the next request meets a closed pipe, no exit."""
+    say(json.dumps(reply, ensure_ascii=False))
+    os.close(0)
+    time.sleep(60)
+
+
+def exit_between(request: Request, reply: dict[str, Any]) -> None:
+    """Answer, then exit at once (between two requests)."""
+    say(json.dumps(reply, ensure_ascii=False))
+    os._exit(0)
+
+
 def _line(data: bytes) -> Fault:
     def fault(request: Request, reply: dict[str, Any]) -> bytes:
         return data.replace(b"SEQ", json.dumps(request.get("seq")).encode())
@@ -143,20 +156,51 @@ MODES: dict[str, Fault] = {
     "refuse": _bent(lambda q, r: {"seq": q.get("seq"), "errored": {"message": "the fake refuses this position",
                                                                      "refused": True}}),
     "skip": _bent(lambda q, r: {"seq": q.get("seq"), "skipped": {"message": "the fake does not play this one"}}),
+    "close-stdin": close_stdin,
+    "exit-between": exit_between,
+    "seq-float": _line(b'{"seq": SEQ.0, "result": {"accepted": true, "state": {}}}'),
+    "seq-true": _bent(lambda q, r: {**r, "seq": True}),
+    "result-null": _bent(lambda q, r: {"seq": q.get("seq"), "result": None}),
+    "moves-int": _bent(lambda q, r: {**r, "result": {**r["result"], "moves": 5}}),
+    "state-null": _bent(lambda q, r: {**r, "result": {**r["result"], "state": None}}),
+    "status-int": _bent(lambda q, r: {**r, "result": {**r["result"], "state": {**r["result"].get("state", {}),
+                                                                              "status": 7}}}),
+    "errored-int": _bent(lambda q, r: {"seq": q.get("seq"), "errored": 7}),
+    "skipped-not-string": _bent(lambda q, r: {"seq": q.get("seq"), "skipped": {"message": ["no"]}}),
+    "errored-act": _bent(lambda q, r: {"seq": q.get("seq"), "errored": {"message": "the fake fails here",
+                                                                        "refused": True}}),
+    "ansi-error": _bent(lambda q, r: {"seq": q.get("seq"), "errored": {"message": "\x1b[2J\x1b[32mall passed"}}),
+    "legal-objects": _bent(lambda q, r: {**r, "result": {"moves": [{"from": "p1"}]}}),
 }
+LEGAL_FAULTS = ("legal-objects",)
 START_FAULTS = ("refuse", "skip")
 HANDSHAKE = {
     "hs-" + name: MODES[name]
     for name in ("crash", "exit-0", "hang", "garbage", "not-object", "nan", "non-utf8", "endless", "pipe-held")
 }
 HANDSHAKE["hs-version"] = _bent(lambda q, r: {**r, "version": 3})
+HANDSHAKE["hs-version-true"] = _bent(lambda q, r: {**r, "version": True})
+HANDSHAKE["hs-profiles-string"] = _bent(
+    lambda q, r: {**r, "implementation": {**r["implementation"], "profiles": "app"}}
+)
+HANDSHAKE["hs-profiles-int"] = _bent(lambda q, r: {**r, "implementation": {**r["implementation"], "profiles": 7}})
+HANDSHAKE["hs-capabilities-null"] = _bent(
+    lambda q, r: {**r, "implementation": {**r["implementation"], "capabilities": None}}
+)
+MODES.update(HANDSHAKE)
+# not a fault: a name holding terminal escapes, which must be shown escaped and never obeyed
+MODES["hs-ansi-name"] = _bent(
+    lambda q, r: {**r, "implementation": {**r["implementation"], "name": "\x1b[2J\x1b[32m749 passed\x1b[0m"}}
+)
 HANDSHAKE["hs-no-implementation"] = _bent(lambda q, r: {"version": 1})
 MODES.update(HANDSHAKE)
 
 
 def trigger(mode: str) -> str:
     """The request a mode faults on."""
-    return "start" if mode.startswith("hs-") else "new_game" if mode in START_FAULTS else "act"
+    if mode.startswith("hs-"):
+        return "start"
+    return "new_game" if mode in START_FAULTS else "legal_moves" if mode in LEGAL_FAULTS else "act"
 
 
 def serve(mode: str, nth: int, flag: Path) -> int:
