@@ -8,6 +8,8 @@ import pytest
 from harness import SERVE, distinct_ids, fake_command, item_name, key, pairs
 from plugin_runs import collected, k_expression, mutant_results, prepared, run
 
+from conformance.wording import shown_path
+
 # A mutant that fails scenarios in several areas and profiles (see mutants.py).
 MUTANT = "no_pile_wrap"
 
@@ -117,7 +119,7 @@ def test_a_failure_reads_like_the_scenario(kit: pytest.Pytester) -> None:
     result.assert_outcomes(failed=1)
     text = result.stdout.str()
     assert f"scenario {sc.id} [{bad.profile}] FAILED" in text
-    assert f"{sc.file}:{fail.step.line}, step {fail.step.number}: {fail.step.action}" in text
+    assert f"{shown_path(sc.file)}:{fail.step.line}, step {fail.step.number}: {fail.step.action}" in text
     assert all(str(m) in text for m in fail.mismatches)
     assert f"replay: crescent-conformance run --impl mutants:{MUTANT} --profile {bad.profile} --id {sc.id}" in text
 
