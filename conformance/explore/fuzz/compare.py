@@ -100,7 +100,7 @@ def compare_reply(step: int, action: str, out: Outcome, reply: Reply, seen: Obse
     if {out.reason, reply.reason} & seen.ignore.reasons:
         return Difference("ignored", step, action)
     return Difference("reply", step, action, verdict(out.accepted, want), verdict(reply.accepted, got),
-                      reasons=(want, got), meta={"impl_state": reply.state})
+                      reasons=(want, got), meta={"impl_state": reply.state, "impl_moves": tuple(reply.moves)})
 
 
 def _same_effect(out: Outcome, reply: Reply, seen: Observed) -> bool:

@@ -40,6 +40,7 @@ STATE_RULES = {
     "move": {"hidden": "turn-up", "undo": "undo-limit", "moves": "move-counter", "selected": "tap",
              "reshuffles": "reshuffles"},
 }
+FIRST_REASONS = ("game-over", "base-locked", "foundation-final", "no-reshuffles", "undo-unavailable")
 PLAIN_RULES = {"fault": "engine-fault", "refused": "refused-position", "flaky": "flaky"}
 
 
@@ -111,6 +112,8 @@ def finish(broken: Rule, profile: str, found: Verdict, shown: str) -> Diagnosis:
 
 def classify(diff: Difference, scene: Scene) -> Verdict:
     """The rule ``diff`` breaks, found by experiment where the answers alone do not say."""
+    if diff.kind == "refused" and diff.step == 0:
+        return Verdict(_refused(scene), str(diff).splitlines()[0])
     if diff.kind in PLAIN_RULES:
         return Verdict(PLAIN_RULES[diff.kind], str(diff).splitlines()[0])
     if diff.kind == "reply":
@@ -118,6 +121,48 @@ def classify(diff: Difference, scene: Scene) -> Verdict:
     if diff.kind == "legal-moves":
         return _legal(diff, scene)
     return _state(diff, scene)
+
+
+def _refused(scene: Scene) -> str:
+    """The implementation will not load a position: variants without one feature each (face-down cards,
+    long piles, held cards, reshuffles left) are offered; the first it loads names the rule."""
+    pos = scene.game.position
+    variants = (
+        ("deal", pos._replace(hidden=(0,) * len(pos.piles)) if any(pos.hidden) else None),
+        ("pile-limit", _short_piles(pos, 12)),
+        ("hold", _unheld(pos)),
+        ("reshuffles", pos._replace(reshuffles=0) if pos.reshuffles else None),
+    )
+    for found, variant in variants:
+        if variant is not None and scene.ask({"position": variant.to_text()}, ()) is not None:
+            return found
+    return "refused-position"
+
+
+def _short_piles(pos: Position, most: int) -> Position | None:
+    """``pos`` with the cards above ``most`` on any pile moved to the shortest non-empty piles."""
+    piles = [list(p) for p in pos.piles]
+    if max(len(p) for p in piles) <= most:
+        return None
+    for pile in piles:
+        while len(pile) > most:
+            shortest = min((p for p in piles if p and len(p) < most), key=len, default=None)
+            if shortest is None:
+                return None
+            shortest.append(pile.pop())
+    hidden = tuple(min(h, max(len(p) - 1, 0)) for h, p in zip(pos.hidden, piles, strict=True))
+    return pos._replace(piles=tuple(tuple(p) for p in piles), hidden=hidden)
+
+
+def _unheld(pos: Position) -> Position | None:
+    """``pos`` with every held card put on a pile instead."""
+    if not any(pos.held):
+        return None
+    piles = [list(p) for p in pos.piles]
+    for suit, rank in enumerate(pos.held):
+        if rank:
+            min((p for p in piles if p), key=len).append(suit * 13 + rank - 1)
+    return pos._replace(piles=tuple(tuple(p) for p in piles), held=(0, 0, 0, 0))
 
 
 # -- a reply difference -------------------------------------------------------------------------------
@@ -268,6 +313,10 @@ def _both_refuse(scene: Scene, act: Action, ref: str | None, impl: str | None, s
                 return Verdict(refusal_rule(scene, act, ref), str(trial), (said,))
     if act.kind == "undo" and {ref, impl} == {"nothing-to-undo", "undo-unavailable"}:
         return Verdict("undo-available", said)
+    if act.kind == "undo" and impl == "game-over":
+        return Verdict("undo-after-loss", said)
+    if ref in FIRST_REASONS:  # a rule the reference checks before any other, that the implementation skips
+        return Verdict(refusal_rule(scene, act, ref), said)
     return Verdict("reason-order", said, (), ref)
 
 
@@ -277,12 +326,12 @@ def _at(scene: Scene, position: Position) -> Scene:
 
 def _both_accept(scene: Scene, act: Action, diff: Difference | None) -> str:
     """Both accept but do differently: a tap or drop went elsewhere, or autoplay after the same move."""
-    if act.kind in ("tap", "drop"):
-        return act.kind
     ref_moves = diff.meta.get("ref_moves", ()) if diff else ()
     impl_moves = diff.meta.get("impl_moves", ()) if diff else ()
-    if ref_moves[:1] == impl_moves[:1] or act.kind == "reshuffle":
+    if (ref_moves and ref_moves[:1] == impl_moves[:1]) or act.kind == "reshuffle":
         return "autoplay"
+    if act.kind in ("tap", "drop"):
+        return act.kind
     return "move-counter"
 
 
@@ -322,15 +371,18 @@ def _state(diff: Difference, scene: Scene) -> Verdict:
 
 def _state_rule(diff: Difference, scene: Scene, fields: list[str]) -> str:
     profile = scene.game.profile
+    if "undo" in fields and diff.action is not None and not diff.action.startswith("reshuffle"):
+        return _undo_after(scene, diff.action)
     if diff.action is None:
         if "reshuffles" in fields:
             return "reshuffles"
-        return "autoplay" if {"foundations", "foundation_cards"} & set(fields) else "deal"
+        moved = {"foundations", "foundation_cards", "moves"} & set(fields)
+        return "autoplay" if moved or (profile.autoplay and "hidden" not in fields) else "deal"
     kind = diff.action.split()[0]
     kind = kind if kind in STATE_RULES else "tap" if kind == "tap" else "drop" if kind == "drop" else "move"
-    if kind in ("tap", "drop"):
-        return "tap" if "selected" in fields else kind
-    table = STATE_RULES[kind]
+    if kind in ("tap", "drop") and "selected" in fields:
+        return "tap"
+    table = STATE_RULES["move" if kind in ("tap", "drop") else kind]
     for name in ("hidden", "undo", "reshuffles", "selected", "moves", "piles", "foundations", "foundation_cards"):
         if name in fields and name in table:
             if name == "moves" and kind == "move" and _autoplayed(scene, diff.action):
@@ -339,6 +391,18 @@ def _state_rule(diff: Difference, scene: Scene, fields: list[str]) -> str:
     if kind == "undo":
         return "undo-limit"
     return "autoplay" if profile.autoplay or {"foundations", "foundation_cards"} & set(fields) else "top-card"
+
+
+def _undo_after(scene: Scene, action: str) -> str:
+    """The undo depths differ after ``action``: an undo asked of both sides says which undo rule."""
+    game = _after(scene, action)
+    ours = game.apply("undo", dry_run=True)
+    reply = scene.ask(None, (action, "undo"))
+    if reply is None or reply.accepted == ours.accepted:
+        return "undo-limit"
+    if ours.accepted:
+        return acceptance_rule(Scene(game, scene.ask, scene.since_reshuffle), Action.from_text("undo"), reply.reason)
+    return refusal_rule(Scene(game, scene.ask, scene.since_reshuffle), Action.from_text("undo"), ours.reason)
 
 
 def _autoplayed(scene: Scene, action: str) -> bool:

@@ -302,8 +302,8 @@ class Run:
     def _ask(self, given: dict[str, str], actions: tuple[str, ...]) -> Reply | None:
         impl = self.duel.impl
         try:
-            impl.start(self.config.profile, **given)
-            reply = None
+            state = impl.start(self.config.profile, **given)
+            reply = Reply(True, None, None, (), state)  # a position loaded and no action asked
             for action in actions:
                 reply = impl.act(action)
         except Exception:  # a question the implementation cannot answer tells nothing
