@@ -338,6 +338,35 @@ CORNERS: tuple[Corner, ...] = (
 )
 
 
+# What each generator reaches: the profile parameters (spec/profiles.yaml) and interpretations
+# (spec/interpretations.md) whose rule its positions put to the test; docs/fuzzing.md has the table,
+# and a test checks that every parameter and interpretation is reached or listed in NOT_REACHED.
+REACHES: dict[str, tuple[str, ...]] = {
+    "dealt": ("deal", "reshuffles", "autoplay", "I-DEAL", "I-AUTOPLAY-SCOPE", "I-PILE-NUMBERS"),
+    "played": ("pile_wrap", "reshuffles", "autoplay", "I-REASON-ORDER", "I-AUTOPLAY-SCOPE"),
+    "shuffled": ("autoplay", "I-AUTOPLAY-SCOPE", "I-TAP", "I-DROP", "I-EMPTY-PILES"),
+    "full-pile": ("pile_limit", "I-PILE-LIMIT", "I-REASON-ORDER"),
+    "foundation-end": ("I-REASON-ORDER",),
+    "near-win": ("stuck_when", "I-GAME-OVER", "I-STUCK"),
+    "stuck": ("reshuffles", "stuck_when", "I-STUCK", "I-UNDO-AFTER-RESHUFFLE"),
+    "one-move-left": ("stuck_when", "undo_limit", "I-STUCK", "I-GAME-OVER"),
+    "met-stuck": ("between_foundations", "give_backs", "stuck_when", "I-STUCK", "I-BETWEEN-FOUNDATIONS"),
+    "finished": ("I-GAME-OVER", "I-UNDO-WHEN-OVER"),
+    "meeting": ("between_foundations", "hold_double_fit", "I-BETWEEN-FOUNDATIONS", "I-DOUBLE-FIT-CHOICE",
+                "I-DROP"),
+    "base-only": ("between_foundations", "I-BETWEEN-FOUNDATIONS", "I-TAP", "I-DROP"),
+    "give-back": ("give_backs", "I-GIVE-BACK-TARGET", "I-HOFFMANN-SILENT"),
+    "long-undo": ("undo_limit", "undo_cleared_by_reshuffle", "I-UNDO-SCOPE", "I-UNDO-AFTER-RESHUFFLE"),
+    "closed-turn": ("deal", "I-CLOSED-TURNUP"),
+    "held": ("hold_double_fit", "I-HOFFMANN-HOLD"),
+    "wrap-piles": ("pile_wrap", "I-HOFFMANN-SEQUENCE"),
+    "empty-piles": ("I-EMPTY-PILES", "I-HOFFMANN-SILENT"),
+}
+NOT_REACHED: dict[str, str] = {
+    "I-EXAMPLE-CARDS": "the worked example's filled-in cards are scenarios of the corpus, not a rule to play",
+}
+
+
 def corners_for(profile: Profile, capabilities: frozenset[str]) -> list[Corner]:
     """The generators that apply to ``profile`` (and the implementation's capabilities), each ``weight`` times."""
     return [c for c in CORNERS if c.applies(profile, capabilities) for _ in range(c.weight)]
