@@ -192,7 +192,7 @@ def _verdicts(scene: Scene, action: str, ref: tuple[bool, str | None], impl: tup
     if act.kind in ("tap", "drop"):
         through = _through_move(scene, action, ref, impl, diff)
         if through is not None:
-            return Verdict(through, said)
+            return Verdict(through.rule, f"{said}; {through.evidence}" if through.evidence else said)
     if not ref[0] and impl[0]:
         other = moved_card(scene.game.position, act, state)
         if other is not None:
@@ -208,7 +208,7 @@ def _verdicts(scene: Scene, action: str, ref: tuple[bool, str | None], impl: tup
 
 
 def _through_move(scene: Scene, action: str, ref: tuple[bool, str | None], impl: tuple[bool, str | None],
-                  diff: Difference | None) -> str | None:
+                  diff: Difference | None) -> Verdict | None:
     """A tap or drop that differs because a move differs: the move the reference makes asked of the
     implementation, the move the implementation made judged by the reference."""
     ref_moves = _ref_moves(scene, action) if ref[0] else ()
@@ -217,16 +217,18 @@ def _through_move(scene: Scene, action: str, ref: tuple[bool, str | None], impl:
         ok, why = scene.verdict(impl_moves[0])
         if not ok:
             state = diff.meta.get("impl_state") if diff is not None else None
-            return _verdicts(scene, impl_moves[0], (ok, why), (True, None), state, "").rule
+            return _verdicts(scene, impl_moves[0], (ok, why), (True, None), state, "")
     if ref_moves and (not impl_moves or impl_moves[0] != ref_moves[0]):
         reply = scene.impl(ref_moves[0])
         if reply is not None and not reply.accepted:
-            return acceptance_rule(scene, Action.from_text(ref_moves[0]), reply.reason)
+            return Verdict(acceptance_rule(scene, Action.from_text(ref_moves[0]), reply.reason),
+                           f"it refuses {ref_moves[0]} ({reply.reason})")
         act = Action.from_text(ref_moves[0])
         hit = allowed_by_implementation(scene, act.src)
         if hit is not None:
             ok, why = scene.verdict(hit[0])
-            return _verdicts(scene, hit[0], (ok, why), (True, None), hit[1].state, "").rule
+            found = _verdicts(scene, hit[0], (ok, why), (True, None), hit[1].state, "")
+            return Verdict(found.rule, f"it also accepts {hit[0]}, which the reference refuses ({why})")
     return None
 
 
