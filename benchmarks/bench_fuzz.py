@@ -86,7 +86,8 @@ def judge(mutant: Mutant, report: FuzzReport) -> Row:
 
 def show(row: Row, transport: str) -> None:
     """One engine's line."""
-    every = f"every bug by {row.every_bug:6.2f}s" if row.every_bug is not None else "MISSED " + str(row.bugs - len(row.found))
+    missed = row.bugs - len(row.found)
+    every = f"every bug by {row.every_bug:6.2f}s" if row.every_bug is not None else f"MISSED {missed}"
     wrong = f"  wrong: {', '.join(row.wrong)}" if row.wrong else ""
     times = ", ".join(f"{r} {s:.1f}s" for r, s in sorted(row.found.items(), key=lambda x: x[1]))
     print(f"{row.name:<34} {transport:<6} {row.findings:>2} finding(s) for {row.bugs} bug(s), "

@@ -28,7 +28,7 @@ from crescent_ref.profiles import get_profile
 from crescent_ref.spec_files import load_yaml, spec_dir
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))
-from mutants import ALL_BY_NAME, BY_NAME, MULTI, MUTANTS, Mutant, MutantAdapter  # noqa: E402
+from mutants import ALL_BY_NAME, BY_NAME, MULTI, MUTANTS, Mutant, MutantAdapter
 
 
 def hunt(mutant: Mutant, tmp_path: Path, seconds: float, **kw: Any) -> fuzz_run.FuzzReport:
@@ -46,7 +46,8 @@ def test_an_engine_with_one_broken_rule_gives_one_finding_naming_it(name: str, t
     [finding] = report.findings
     assert finding.diagnosis.area in mutant.areas and finding.diagnosis.title.startswith(f"{finding.diagnosis.area}: ")
     [statement] = finding.diagnosis.statements
-    assert finding.diagnosis.source is not None and finding.diagnosis.source["quote"] == statements()[statement]["quote"]
+    assert finding.diagnosis.source is not None
+    assert finding.diagnosis.source["quote"] == statements()[statement]["quote"]
     assert finding.count >= 1
 
 

@@ -25,7 +25,7 @@ from conformance.explore.fuzz.experiment import (
     trials,
 )
 from conformance.explore.fuzz.rulebook import Rule, cite, messages, rule, section
-from crescent_ref import movegen, rules
+from crescent_ref import rules
 from crescent_ref.actions import HOLD, PILES, Action, place_text
 from crescent_ref.cards import ACE, CARD_TEXT, KING
 from crescent_ref.errors import NotationError
@@ -344,11 +344,11 @@ def _legal(diff: Difference, scene: Scene) -> Verdict:
     lines: list[str] = []
     found: str | None = None
     for move in (*diff.extra[:3], *diff.missing[:3]):
-        act = Action.from_text(move)
         ref = scene.verdict(move)
         reply = scene.impl(move)
         impl = (reply.accepted, reply.reason) if reply else (move in diff.extra, None)
-        said = f"{move}: the implementation {verdict(*impl)} {describe(scene.game, move)}; the reference {verdict(*ref)}"
+        said = (f"{move}: the implementation {verdict(*impl)} {describe(scene.game, move)}; "
+                f"the reference {verdict(*ref)}")
         lines.append(said)
         if found is None and ref[0] != impl[0]:
             found = _verdicts(scene, move, ref, impl, reply.state if reply else None, said).rule

@@ -220,7 +220,8 @@ class Run:
         case names a rule already found."""
         found_at, began = self.elapsed(), time.monotonic()
         deadline = began + self.config.shrink_seconds
-        oracle, kind = self._oracle, found.kind
+        oracle: Callable[[Case], Difference | None] = self._oracle
+        kind = found.kind
         if self.config.shrink:
             case, found = Shrinker(oracle, self.reference, deadline).shrink(case, found)
             case, found, oracle = self._portable(case, found, deadline)

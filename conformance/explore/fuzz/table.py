@@ -110,7 +110,8 @@ def _inert_tops(table: Table, cards: list[int], n: int) -> list[int]:
     for c in cards:
         if len(chosen) == n:
             break
-        if c not in chosen and c // 13 not in table.quiet_suits and _quiet(pos, c, tops + chosen, table.profile.pile_wrap):
+        allowed = c not in chosen and c // 13 not in table.quiet_suits
+        if allowed and _quiet(pos, c, tops + chosen, table.profile.pile_wrap):
             chosen.append(c)
     if len(chosen) < n:
         raise NotationError("position", "table", "no inert card left to top a filler pile")
