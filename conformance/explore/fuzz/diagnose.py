@@ -366,8 +366,9 @@ def _state(diff: Difference, scene: Scene) -> Verdict:
     shown = "; ".join(str(f) for f in diff.fields[:4]) + ("; …" if len(diff.fields) > 4 else "")
     where = f"after {diff.action}" if diff.action else "in the given position"
     said = f"state {where} differs in {', '.join(fields)}: {shown}"
-    if "status" in fields:
+    if fields == ["status"]:
         return _status(diff, scene, said)
+    fields = [f for f in fields if f != "status"]  # a status that follows from the other parts
     return Verdict(_state_rule(diff, scene, fields), said)
 
 
@@ -465,7 +466,9 @@ def _impl_move(scene: Scene, ref: str, impl: str, said: str) -> Verdict:
     if hit is None:
         return Verdict("stuck", f"{said}: no move the implementation accepts was found", (said,))
     move, reply = hit
-    ok, why = scene.verdict(move)
+    act = Action.from_text(move)
+    why = movegen.reason(scene.game.profile, scene.game.position, act.src, act.dst)  # as if the game went on
+    ok = why is None
     found = _verdicts(scene, move, (ok, why), (True, None), reply.state, said)
     evidence = f"{said}: the implementation accepts {move} ({describe(scene.game, move)}), which the reference " \
                f"refuses ({why})"
