@@ -194,13 +194,13 @@ class Run:
         if self.report.first_difference is None:
             self.report.first_difference = self.elapsed()
         rule_id = self._classify(case, found)
-        self.mask.learn(found, self._reference_at(case.given, _upto(case, found)), rule_id)
         if rule_id in self.mask.ignored:
             self.report.ignored[rule_id] += 1
         elif rule_id in self.by_rule:
             self._fold(rule_id, rule_id, found)
         else:
-            self._record(found, case, rule_id)
+            self._record(found, case, rule_id)  # before the mask learns it: shrinking must still see it
+        self.mask.learn(found, self._reference_at(case.given, _upto(case, found)), rule_id)
         return True
 
     def _fold(self, rule_id: str, into: str, found: Difference) -> None:
