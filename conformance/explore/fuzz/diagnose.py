@@ -25,7 +25,7 @@ from conformance.explore.fuzz.experiment import (
     trials,
 )
 from conformance.explore.fuzz.rulebook import Rule, cite, messages, rule, section
-from crescent_ref import rules
+from crescent_ref import movegen, rules
 from crescent_ref.actions import HOLD, PILES, Action, place_text
 from crescent_ref.cards import ACE, CARD_TEXT, KING
 from crescent_ref.errors import NotationError
@@ -40,6 +40,7 @@ STATE_RULES = {
     "move": {"hidden": "turn-up", "undo": "undo-limit", "moves": "move-counter", "selected": "tap",
              "reshuffles": "reshuffles"},
 }
+HOLD_REASONS = {"must-hold", "hold-unavailable", "not-double-fit"}
 FIRST_REASONS = ("game-over", "base-locked", "foundation-final", "no-reshuffles", "undo-unavailable")
 PLAIN_RULES = {"fault": "engine-fault", "refused": "refused-position", "flaky": "flaky"}
 
@@ -114,6 +115,11 @@ def classify(diff: Difference, scene: Scene) -> Verdict:
     """The rule ``diff`` breaks, found by experiment where the answers alone do not say."""
     if diff.kind == "refused" and diff.step == 0:
         return Verdict(_refused(scene), str(diff).splitlines()[0])
+    if diff.kind == "fault" and diff.action and _parses(diff.action):
+        ok, why = scene.verdict(diff.action)
+        if not ok:  # it broke down on an action the rules refuse: the rule it did not apply
+            return Verdict(refusal_rule(scene, Action.from_text(diff.action), why),
+                           f"{str(diff).splitlines()[0]} (the reference refuses it: {why})")
     if diff.kind in PLAIN_RULES:
         return Verdict(PLAIN_RULES[diff.kind], str(diff).splitlines()[0])
     if diff.kind == "reply":
@@ -259,7 +265,19 @@ def refusal_rule(scene: Scene, act: Action, reason: str | None) -> str:
         return "give-backs" if act.kind == "move" and dst < PILES else "between-foundations"
     if reason == "nothing-to-undo":
         return "undo-reshuffle" if scene.since_reshuffle == 0 else "undo-limit"
+    if reason == "game-over":  # what the rules would say if the game went on
+        going = _as_if_going(scene, act)
+        return refusal_rule(scene, act, going) if going else "game-over"
     return REFUSALS.get(reason or "", "reason-order")
+
+
+def _as_if_going(scene: Scene, act: Action) -> str | None:
+    pos = scene.game.position
+    if act.kind == "reshuffle":
+        return None if pos.reshuffles else "no-reshuffles"
+    if act.kind == "move":
+        return movegen.reason(scene.game.profile, pos, act.src, act.dst)
+    return None
 
 
 REFUSALS = {
@@ -317,6 +335,8 @@ def _both_refuse(scene: Scene, act: Action, ref: str | None, impl: str | None, s
         return Verdict("undo-available", said)
     if act.kind == "undo" and impl == "game-over":
         return Verdict("undo-after-loss", said)
+    if {ref, impl} & HOLD_REASONS:
+        return Verdict("hold" if scene.game.profile.hold_double_fit or impl == "must-hold" else "double-fit", said)
     if ref in FIRST_REASONS:  # a rule the reference checks before any other, that the implementation skips
         return Verdict(refusal_rule(scene, act, ref), said)
     return Verdict("reason-order", said, (), ref)

@@ -22,7 +22,7 @@ from crescent_ref.position import Position
 
 # the implementation's last reply after ``actions`` from ``given`` (None: from the scene), or None when it failed
 Ask = Callable[[dict[str, str] | None, tuple[str, ...]], Reply | None]
-MOST_PROBES = 120  # moves tried on the implementation when looking for the one it thinks is legal
+MOST_PROBES = 160  # moves tried on the implementation when looking for the one it thinks is legal
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,12 +144,16 @@ def refused_moves(scene: Scene, source: int | None = None) -> Iterator[str]:
     sources = [p for p in range(PILES) if pos.piles[p] and source in (None, p)]
     foundations = [s for s in range(UP, HOLD) if source in (None, s)]
     suit = [(s, f) for s in sources for f in (UP + pos.piles[s][-1] // 13, DOWN + pos.piles[s][-1] // 13)]
+    pairs = [(s, d) for s in sources for d in range(PILES) if d != s]
+    same_suit = [(s, d) for s, d in pairs if pos.piles[d] and pos.piles[d][-1] // 13 == pos.piles[s][-1] // 13]
     groups = (
         [(s, rules.partner(s)) for s in foundations],
         [(s, HOLD) for s in sources],
         suit,
+        same_suit,
+        [(s, d) for s, d in pairs if not pos.piles[d]],
         [(s, d) for s in foundations for d in range(PILES)],
-        [(s, d) for s in sources for d in range(PILES) if d != s],
+        [(s, d) for s, d in pairs if pos.piles[d] and (s, d) not in same_suit],
         [(s, d) for s in sources for d in range(UP, HOLD) if (s, d) not in suit],
     )
     for group in groups:
