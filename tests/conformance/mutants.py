@@ -1,9 +1,10 @@
-"""Faulty engines: the reference engine with exactly one rule broken, kept as data.
+"""Faulty engines: the reference engine with exactly one rule broken (``MUTANTS``), or several (``MULTI``).
 
 Each Mutant names the rule it breaks (rule areas of spec/vocabulary.yaml, interpretation ids of
-spec/interpretations.md, reason codes of spec/reasons.yaml) and how: one ``unittest.mock``
-patch of crescent_ref, active only while its adapter serves a request. A profile parameter is
-changed by patching the profile lookup of crescent_ref.game.
+spec/interpretations.md, reason codes of spec/reasons.yaml, and the rule id differential play
+should name) and how: ``unittest.mock`` patches of crescent_ref, active only while its adapter
+serves a request. A profile parameter is changed by patching the profile lookup of
+crescent_ref.game. A MULTI engine lists its bugs (single mutants) and combines their patches.
 
 Every mutant is also an in-process implementation for the plugin:
 ``--crescent-impl mutants:<name>`` (this folder on the path) builds its adapter.

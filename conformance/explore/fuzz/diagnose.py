@@ -224,6 +224,10 @@ def _through_move(scene: Scene, action: str, ref: tuple[bool, str | None], impl:
         if not ok:
             state = diff.meta.get("impl_state") if diff is not None else None
             return _verdicts(scene, impl_moves[0], (ok, why), (True, None), state, "")
+        if not ref_moves:  # the reference selects: it sees other places the implementation does not
+            missed = _other_place(scene, Action.from_text(action), impl_moves[0])
+            if missed is not None:
+                return missed
     if ref_moves and (not impl_moves or impl_moves[0] != ref_moves[0]):
         reply = scene.impl(ref_moves[0])
         if reply is not None and not reply.accepted:
@@ -235,6 +239,21 @@ def _through_move(scene: Scene, action: str, ref: tuple[bool, str | None], impl:
             ok, why = scene.verdict(hit[0])
             found = _verdicts(scene, hit[0], (ok, why), (True, None), hit[1].state, "")
             return Verdict(found.rule, f"it also accepts {hit[0]}, which the reference refuses ({why})")
+    return None
+
+
+def _other_place(scene: Scene, act: Action, taken: str) -> Verdict | None:
+    """A place the reference's tap would also take the card to, refused by the implementation."""
+    if act.kind != "tap" or scene.game.selected is not None:
+        return None
+    for dst in scene.game.destinations(act.src):
+        move = f"{place_text(act.src)}-{place_text(dst)}"
+        if move == taken:
+            continue
+        reply = scene.impl(move)
+        if reply is not None and not reply.accepted:
+            return Verdict(acceptance_rule(scene, Action.from_text(move), reply.reason),
+                           f"the reference's tap also sees {move}, which the implementation refuses ({reply.reason})")
     return None
 
 
@@ -337,6 +356,8 @@ def _both_refuse(scene: Scene, act: Action, ref: str | None, impl: str | None, s
         return Verdict("undo-after-loss", said)
     if {ref, impl} & HOLD_REASONS:
         return Verdict("hold" if scene.game.profile.hold_double_fit or impl == "must-hold" else "double-fit", said)
+    if ref == "game-over":  # the implementation judges the action as if the game went on
+        return Verdict("game-over", said)
     if ref in FIRST_REASONS:  # a rule the reference checks before any other, that the implementation skips
         return Verdict(refusal_rule(scene, act, ref), said)
     return Verdict("reason-order", said, (), ref)
