@@ -38,6 +38,7 @@ GAME_OVER_GRACE = 3  # actions still tried once a game is won or lost
 DEFAULT_GAMES = 300  # when neither --games nor --seconds is given
 MOST_SEGMENTS = 12  # times one game plays on from before a known difference
 MOST_UNDOS = 150  # undos appended to make an undo-count difference a plain step
+STEADY_REPLAYS = 2  # replays of a shrunk case that must show the same difference (inside the shrink cap)
 
 
 @dataclass
@@ -223,9 +224,11 @@ class Run:
         oracle: Callable[[Case], Difference | None] = self._oracle
         kind = found.kind
         if self.config.shrink:
-            case, found = Shrinker(oracle, self.reference, deadline).shrink(case, found)
-            case, found, oracle = self._portable(case, found, deadline)
+            shrinker = Shrinker(oracle, self.reference, deadline, reserve=STEADY_REPLAYS)
+            case, found = shrinker.shrink(case, found)
+            case, found, oracle = self._portable(case, found, rule_id, deadline - shrinker.mean() * STEADY_REPLAYS)
         found = self._steady(case, found, oracle)
+        shrunk = time.monotonic() - began  # shrinking, the plain step and the replays: inside --shrink-seconds
         diagnosis = self._diagnose(case, found)
         final = diagnosis.rule or rule_id
         if final in self.by_rule:
@@ -234,7 +237,7 @@ class Run:
         self.by_rule[rule_id] = self.by_rule[final] = len(self.report.findings)
         self.counts.append(Counter({kind: 1}))
         path = self._write(case, found, diagnosis)
-        self.report.findings.append(Finding(case, found, diagnosis, path, found_at, time.monotonic() - began))
+        self.report.findings.append(Finding(case, found, diagnosis, path, found_at, shrunk))
 
     def _oracle(self, case: Case) -> Difference | None:
         return self.duel.play(case.given, fixed(case.actions))[0]
@@ -242,23 +245,26 @@ class Run:
     def _plain_oracle(self, case: Case) -> Difference | None:
         return self.plain.play(case.given, fixed(case.actions))[0]
 
-    def _portable(self, case: Case, found: Difference, deadline: float
+    def _portable(self, case: Case, found: Difference, rule_id: str, deadline: float
                   ) -> tuple[Case, Difference, Callable[[Case], Difference | None]]:
-        """The same difference shown by a plain step (outcome, reason, state), when one shows it."""
+        """The same difference shown by a plain step (outcome, reason, state), when one shows it (and
+        the time left before ``deadline`` allows a replay)."""
         for tail in _plain_tails(found):
-            if time.monotonic() >= deadline:
+            began = time.monotonic()
+            if began >= deadline:
                 break
             candidate = Case(case.given, case.actions + tail)
             seen = self._plain_oracle(candidate)
             if seen is not None and seen.kind in ("reply", "state") and seen.step > len(case.actions):
                 shrunk = Case(case.given, candidate.actions[: seen.step])
-                if self._classify(shrunk, seen) == self._classify(case, found):
+                if self._classify(shrunk, seen) in (rule_id, self._classify(case, found)):
                     return shrunk, seen, self._plain_oracle
+            deadline -= time.monotonic() - began  # one more candidate only if another such replay fits
         return case, found, self._oracle
 
     def _steady(self, case: Case, found: Difference, oracle: Callable[[Case], Difference | None]) -> Difference:
         """``found`` when the case shows it twice more; else a ``flaky`` difference."""
-        again = [oracle(case) for _ in range(2)]
+        again = [oracle(case) for _ in range(STEADY_REPLAYS)]
         if all(a is not None and a.signature() == found.signature() for a in again):
             return found
         if found.kind == "fault":  # a crash is a finding even when a replay does not crash again

@@ -50,15 +50,20 @@ LONG, MAX_CHUNKS = 40, 8
 class Shrinker:
     """Reduces a failing case while ``oracle`` still shows the same difference."""
 
-    def __init__(self, oracle: Oracle, reference: Profile, deadline: float) -> None:
+    def __init__(self, oracle: Oracle, reference: Profile, deadline: float, reserve: int = 0) -> None:
         self.oracle, self.reference = oracle, reference
         self.deadline = deadline  # time.monotonic() by which every pass together is done
+        self.reserve = reserve  # replays the caller makes after shrinking, inside the same deadline
         self.tries, self.spent = 0, 0.0
 
+    def mean(self) -> float:
+        """The mean seconds a try took so far (0 before the first)."""
+        return self.spent / self.tries if self.tries else 0.0
+
     def expired(self) -> bool:
-        """The time cap is reached, or would be by one more try (at the mean time a try took so far)."""
-        mean = self.spent / self.tries if self.tries else 0.0
-        return time.monotonic() + mean >= self.deadline
+        """The time cap is reached, or would be by one more try and the reserved replays (at the mean
+        time a try took so far)."""
+        return time.monotonic() + self.mean() * (1 + self.reserve) >= self.deadline
 
     def same(self, case: Case, signature: tuple[object, ...]) -> Difference | None:
         """The difference ``case`` shows, when it has ``signature``."""
