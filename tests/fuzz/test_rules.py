@@ -177,3 +177,10 @@ def test_every_parameter_and_interpretation_has_a_corner() -> None:
     assert set(REACHES) == {c.name for c in CORNERS}
     docs = (Path(__file__).resolve().parents[2] / "docs" / "fuzzing.md").read_text(encoding="utf-8")
     assert all(f"`{name}`" in docs for name in REACHES)
+
+
+def test_a_known_reason_is_looked_past_in_legal_moves_too(tmp_path: Path) -> None:
+    """No pile limit: moves onto full piles are listed as legal and accepted; reason:pile-full covers both."""
+    mutant = BY_NAME["no_pile_limit_in_app"]
+    report = hunt(mutant, tmp_path, 2.0, ignore=Ignore.parse(["reason:pile-full"]), corners=("full-pile",))
+    assert report.findings == [] and report.games > 10
