@@ -21,8 +21,11 @@ distinct difference is shrunk (fewest steps, then a simpler position), diagnosed
   status:NAME    a status difference where either side says NAME (e.g. status:waiting)
   field:NAME     a state field left out of the comparison (e.g. field:undo, field:moves)
   action:KIND    an action kind never played (undo, tap, drop, reshuffle)
-A game ends at an ignored difference without a finding. --expectations FILE adds the file's
-keys of the form fuzz/KIND:VALUE (the same file run and perft read) to the --ignore rules.
+  rule:ID        a rule a finding names (its "rule ID" line), e.g. rule:pile-wrap, rule:undo-after-loss
+  field:legal-moves  the legal-move lists are not compared
+The game plays on from before an ignored difference, without a finding. Each rule is reported once,
+with the count of differences it explains. --expectations FILE adds the file's keys of the form
+fuzz/KIND:VALUE (the same file run and perft read) to the --ignore rules.
 
 Exit codes: 0 no difference, 1 differences found, 2 bad arguments.
 """
@@ -34,14 +37,15 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.epilog = EPILOG
     p.add_argument("--profile", default="app", help="the profile to play (base or base+variants)")
-    p.add_argument("--games", type=int, default=300, help="most games to play (default 300)")
+    p.add_argument("--games", type=int, help="most games to play (default 300; no limit with --seconds alone)")
     p.add_argument("--examples", dest="games", type=int, help=argparse.SUPPRESS)  # the old name of --games
     p.add_argument("--seconds", type=float, help="most seconds to play (with --games, whichever ends first)")
     p.add_argument("--steps", type=int, default=40, help="most actions a game after its corner's script")
     p.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed plays the same games")
     p.add_argument("--out", type=Path, default=Path("fuzz-findings"), help="folder for the scenario files")
-    p.add_argument("--max-findings", type=int, default=5, help="stop after this many distinct findings")
-    p.add_argument("--shrink-seconds", type=float, default=10.0, help="time cap for shrinking one finding")
+    p.add_argument("--max-findings", type=int, default=20, help="stop after this many findings (one per rule)")
+    p.add_argument("--shrink-seconds", type=float, default=10.0,
+                   help="time cap for shrinking one finding, all passes together")
     p.add_argument("--no-shrink", action="store_true", help="report findings as found, unshrunk")
     p.add_argument("--ignore", action="append", default=[], metavar="KIND:VALUE", help="a difference to look past")
     p.add_argument("--expectations", type=Path, help="expectations file; its fuzz/KIND:VALUE keys are --ignore rules")
@@ -66,8 +70,10 @@ def _fuzz(args: argparse.Namespace) -> int:
     )
     print(f"fuzz {args.profile}: seed {args.seed} (replay with --seed {args.seed})", flush=True)
     report = fuzz(lambda: _adapter(args), config)
+    ignored = f", {sum(report.ignored.values())} ignored" if report.ignored else ""
     print(f"{report.games} games, {report.actions} actions in {report.seconds:.1f}s "
-          f"({report.rate:,.0f} actions/s), {len(report.findings)} finding(s), {report.folded} duplicate(s) folded")
+          f"({report.rate:,.0f} actions/s), {len(report.findings)} finding(s), {report.folded} difference(s) "
+          f"folded into them{ignored}")
     for number, finding in enumerate(report.findings, 1):
         print(f"DIFFERENCE {number}: {finding}")
     return 1 if report.findings else 0

@@ -7,23 +7,25 @@ mutant NAME of mutants.py broken in: what differential play and the runner's std
 from __future__ import annotations
 
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mutants import BY_NAME
+from mutants import ALL_BY_NAME
 
 from crescent_ref import serve
 
 
 def main(argv: list[str]) -> int:
     """Serve with the named mutant's patch; exit 2 naming the known mutants for an unknown name."""
-    if len(argv) != 1 or argv[0] not in BY_NAME:
-        print(f"usage: serve_mutant.py NAME; known: {', '.join(BY_NAME)}", file=sys.stderr)
+    if len(argv) != 1 or argv[0] not in ALL_BY_NAME:
+        print(f"usage: serve_mutant.py NAME; known: {', '.join(ALL_BY_NAME)}", file=sys.stderr)
         return 2
-    target, new = BY_NAME[argv[0]].patch
-    with mock.patch(target, new):
+    with ExitStack() as stack:
+        for target, new in ALL_BY_NAME[argv[0]].patches:
+            stack.enter_context(mock.patch(target, new))
         return serve.main()
 
 

@@ -98,7 +98,9 @@ def test_the_reference_agrees_with_itself(tmp_path: Path) -> None:
 def test_a_deviation_is_found_shrunk_explained_and_written_as_a_scenario(tmp_path: Path) -> None:
     [finding] = fuzz(WrongSuitReason, config(tmp_path)).findings
     assert finding.difference.kind == "reply" and len(finding.case.actions) <= 2
-    assert "the reference refuses (wrong-suit" in finding.diagnosis.title and "rules.md §6" in finding.diagnosis.title
+    assert finding.diagnosis.rule == "reason-order" and finding.diagnosis.title.startswith("reasons: ")
+    assert "the reference refuses (wrong-suit)" in finding.diagnosis.title and "rules.md §16" in finding.diagnosis.title
+    assert finding.diagnosis.statements == ("000-moves-12",)  # the sentence giving the wrong-suit reason
     assert finding.path is not None
     [scenario] = read_file(finding.path)
     assert scenario.steps[-1].expect.reason == "wrong-suit"
@@ -116,19 +118,20 @@ def test_the_same_seed_finds_the_same_game(tmp_path: Path) -> None:
     assert texts[0] == texts[1]
 
 
-def test_a_legal_move_difference_is_a_set_difference_with_each_side_asked(tmp_path: Path) -> None:
-    [finding] = fuzz(lambda: MutantAdapter(BY_NAME["no_pile_wrap"]), config(tmp_path)).findings
-    assert finding.difference.kind == "legal-moves" and finding.difference.missing and not finding.difference.extra
-    assert len(finding.case.actions) == 0
-    title = finding.diagnosis.title
-    assert "refuses (wrong-rank)" in title and "King and Ace are neighbours on the piles" in title
+def test_a_legal_move_difference_becomes_a_plain_step(tmp_path: Path) -> None:
+    """Only legal-move differences are seen (a corner with no probes): the finding plays the missing move."""
+    report = fuzz(lambda: MutantAdapter(BY_NAME["no_pile_wrap"]), config(tmp_path, corners=("wrap-piles",)))
+    [finding] = report.findings
+    assert finding.diagnosis.rule == "pile-wrap" and finding.difference.kind == "reply"
+    assert "refuses (wrong-rank)" in finding.diagnosis.title and "onto K" in finding.diagnosis.title + "onto K"
+    assert finding.path is not None and "legal_moves" not in finding.path.read_text(encoding="utf-8")
     assert finding.diagnosis.source is not None and finding.diagnosis.source["quote"]
 
 
 def test_two_distinct_differences_get_two_scenarios(tmp_path: Path) -> None:
     report = fuzz(TwoFaults, config(tmp_path, games=200, max_findings=2))
     assert len(report.findings) == 2
-    assert {f.diagnosis.area for f in report.findings} == {"piles", "reshuffle"}
+    assert {f.diagnosis.area for f in report.findings} == {"reasons", "reshuffle"}
     assert len({f.path for f in report.findings}) == 2 and report.folded >= 1
 
 

@@ -45,7 +45,8 @@ def test_a_crash_over_stdio_is_one_finding_without_a_traceback(tmp_path: Path) -
 def test_the_cli_prints_the_seed_and_each_finding(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["fuzz", "--impl", "mutants:no_pile_wrap", "--games", "20", "--seed", "4", "--out", str(tmp_path)])
     out = capsys.readouterr().out
-    assert code == 1 and "seed 4" in out and "DIFFERENCE 1:" in out and "King and Ace are neighbours" in out
+    assert code == 1 and "seed 4" in out and "DIFFERENCE 1: piles:" in out and "King and Ace" in out
+    assert "rule pile-wrap; seen" in out
     assert len(list(tmp_path.glob("differential-*.yaml"))) == 1
 
 
@@ -83,9 +84,9 @@ def test_pytest_fails_the_profile_with_the_findings_and_stores_them(kit: pytest.
                            "--crescent-profile=app", "-k", "differential", f"--crescent-fuzz-db={kit.path / 'db'}",
                            f"--crescent-fuzz-out={kit.path / 'out'}")
     result.assert_outcomes(failed=1)
-    assert "DIFFERENCE 1: legal moves" in result.stdout.str() and "(seed 0)" in result.stdout.str()
+    assert "DIFFERENCE 1: piles:" in result.stdout.str() and "(seed 0)" in result.stdout.str()
     cases = past_cases(open_database(kit.path / "db"), f"mutant-no_pile_wrap {crescent_ref.__version__}", "app")
-    assert len(cases) == 1 and cases[0].actions == ()
+    assert len(cases) == 1 and len(cases[0].actions) <= 1  # shrunk: the mask learns a rule after shrinking it
 
 
 def test_stored_findings_are_replayed_first(tmp_path: Path) -> None:

@@ -95,11 +95,12 @@ def compare_reply(step: int, action: str, out: Outcome, reply: Reply, seen: Obse
             return None
         return Difference("reply", step, action, f"accepts ({_effect(out.effect, out.moves)})",
                           f"accepts ({_effect(reply.effect, reply.moves)})",
-                          meta={"ref_moves": tuple(str(m) for m in out.moves), "impl_moves": tuple(reply.moves)})
+                          meta={"ref_moves": tuple(str(m) for m in out.moves), "impl_moves": tuple(reply.moves),
+                                "impl_state": reply.state})
     if {out.reason, reply.reason} & seen.ignore.reasons:
         return Difference("ignored", step, action)
     return Difference("reply", step, action, verdict(out.accepted, want), verdict(reply.accepted, got),
-                      reasons=(want, got))
+                      reasons=(want, got), meta={"impl_state": reply.state, "impl_moves": tuple(reply.moves)})
 
 
 def _same_effect(out: Outcome, reply: Reply, seen: Observed) -> bool:

@@ -145,6 +145,40 @@ def one_move_left(profile: Profile, rng: random.Random) -> Start:
                  script=(f"{place_text(b)}-{place_text(a)}",), focus=("reshuffle", "undo", "reshuffle"))
 
 
+def met_stuck(profile: Profile, rng: random.Random) -> Start:
+    """No pile card can move, but two foundations of a suit meet (a card may cross between them) or,
+    with give-backs, a foundation's top fits a pile: playing in ``app`` (stuck_when: no-move), lost or
+    waiting where only pile cards count (I-STUCK)."""
+    t, suit = Table(profile, rng), rng.randrange(4)
+    for s in range(4):
+        up = rng.randrange(ACE, 6)
+        t.foundation(s, up, rng.randrange(up + 3, KING + 1))
+    up = rng.randrange(ACE + 1, 12)
+    t.foundation(suit, up, up + 1)
+    t.quiet_suits = {suit}  # with a pile top of the suit, slides would free it: every profile plays on
+    t.reshuffles = rng.choice((0, 0, 1))
+    places = [UP + suit, DOWN + suit]
+    focus = onto(places, places) + onto(list(range(PILES)), places) + ("reshuffle", "undo")
+    return Start("met-stuck", {"position": _text(t, inert=True)}, focus=focus)
+
+
+def finished(profile: Profile, rng: random.Random) -> Start:
+    """A game already over when it is given: won (every card home) or lost (stuck, no reshuffle left);
+    then undo with nothing to undo, a reshuffle, moves (I-GAME-OVER, I-UNDO-WHEN-OVER)."""
+    t = Table(profile, rng)
+    if rng.random() < 0.5:
+        for s in range(4):
+            t.foundation(s, KING, ACE)
+        t.reshuffles = rng.randrange(profile.reshuffles + 1)
+        return Start("finished", {"position": t.position(empty=PILES).to_text()},
+                     focus=("undo", "reshuffle", "p1-p2", "drop p1", "tap p1"))
+    for s in range(4):
+        up = rng.randrange(ACE, 6)
+        t.foundation(s, up, rng.randrange(up + 3, KING + 1))
+    t.reshuffles = 0
+    return Start("finished", {"position": _text(t, inert=True)}, focus=("undo", "reshuffle", "undo"))
+
+
 def meeting(profile: Profile, rng: random.Random) -> Start:
     """The two foundations of a suit one or two cards apart (met, or a card that fits both)."""
     t, suit = Table(profile, rng), rng.randrange(4)
@@ -195,11 +229,24 @@ def long_undo(profile: Profile, rng: random.Random) -> Start:
     suit, rank = rng.randrange(4), rng.randrange(2, KING)
     a, b = t.stacks([[card(suit, rank)], [card(suit, rank), card(suit, rank + 1)]], [3, 3])
     there, back = f"{place_text(b)}-{place_text(a)}", f"{place_text(a)}-{place_text(b)}"
-    n = profile.undo_limit + rng.choice((1, 2)) if rng.random() < 0.7 else rng.randrange(1, 6)
+    n = _history_length(profile.undo_limit, rng)
     moves = tuple(there if k % 2 == 0 else back for k in range(n))
     tail = ("undo",) * (n + 1) if rng.random() < 0.75 else ("reshuffle", "undo", "undo")
     t.reshuffles = max(t.reshuffles, 1)
     return Start("long-undo", {"position": _text(t)}, script=moves + tail)
+
+
+LONG_HISTORY = 250  # most moves the long-undo corner plays before undoing (an unbounded or large limit)
+
+
+def _history_length(limit: int | None, rng: random.Random) -> int:
+    """How many moves to play: one or two past the limit (a long history when the limit is unbounded or
+    larger than LONG_HISTORY, so the corner stays inside --seconds), or a few."""
+    if rng.random() >= 0.7:
+        return rng.randrange(1, 6)
+    if limit is None or limit > LONG_HISTORY:
+        return rng.randrange(LONG_HISTORY // 2, LONG_HISTORY)
+    return limit + rng.choice((1, 2))
 
 
 def closed_turn(profile: Profile, rng: random.Random) -> Start:
@@ -263,6 +310,11 @@ def _always(profile: Profile, caps: frozenset[str]) -> bool:
     return True
 
 
+def _has_undo(profile: Profile) -> bool:
+    limit: int | None = profile.undo_limit
+    return limit is None or limit > 0
+
+
 CORNERS: tuple[Corner, ...] = (
     Corner("dealt", ("layout", "game-codes", "closed", "autoplay"), lambda p, c: "game-codes" in c, dealt),
     Corner("played", ("piles", "foundations", "reshuffle", "autoplay"), _always, played, 2),
@@ -275,12 +327,46 @@ CORNERS: tuple[Corner, ...] = (
     Corner("meeting", ("between-foundations", "foundations", "drop"), _always, meeting, 2),
     Corner("base-only", ("foundations", "between-foundations", "give-backs", "tap"), _always, base_only),
     Corner("give-back", ("give-backs",), _always, give_back),
-    Corner("long-undo", ("undo", "reshuffle"), lambda p, c: p.undo_limit > 0 and "undo" in c, long_undo, 2),
+    Corner("long-undo", ("undo", "reshuffle"), lambda p, c: _has_undo(p) and "undo" in c, long_undo, 2),
+    Corner("met-stuck", ("end-of-game", "between-foundations", "give-backs"),
+           lambda p, c: p.between_foundations or p.give_backs, met_stuck),
+    Corner("finished", ("end-of-game", "undo"), _always, finished),
     Corner("closed-turn", ("closed", "reshuffle"), lambda p, c: p.closed, closed_turn, 2),
     Corner("held", ("hold",), lambda p, c: p.hold_double_fit, held, 2),
     Corner("wrap-piles", ("piles",), _always, wrap_piles),
     Corner("empty-piles", ("empty-piles",), _always, empty_piles),
 )
+
+
+# What each generator reaches: the profile parameters (spec/profiles.yaml) and interpretations
+# (spec/interpretations.md) whose rule its positions put to the test; docs/fuzzing.md has the table,
+# and a test checks that every parameter and interpretation is reached or listed in NOT_REACHED.
+REACHES: dict[str, tuple[str, ...]] = {
+    "dealt": ("deal", "reshuffles", "autoplay", "I-DEAL", "I-AUTOPLAY-SCOPE", "I-PILE-NUMBERS"),
+    "played": ("pile_wrap", "reshuffles", "autoplay", "autoplay_when", "I-REASON-ORDER", "I-AUTOPLAY-SCOPE",
+               "I-AUTOPLAY-WHEN"),
+    "shuffled": ("autoplay", "autoplay_order", "autoplay_when", "I-AUTOPLAY-SCOPE", "I-AUTOPLAY-ORDER",
+                 "I-AUTOPLAY-WHEN", "I-AUTOPLAY-BOOKS", "I-TAP", "I-DROP", "I-EMPTY-PILES"),
+    "full-pile": ("pile_limit", "I-PILE-LIMIT", "I-REASON-ORDER"),
+    "foundation-end": ("I-REASON-ORDER",),
+    "near-win": ("stuck_when", "I-GAME-OVER", "I-STUCK"),
+    "stuck": ("reshuffles", "stuck_when", "I-STUCK", "I-UNDO-AFTER-RESHUFFLE"),
+    "one-move-left": ("stuck_when", "undo_limit", "I-STUCK", "I-GAME-OVER"),
+    "met-stuck": ("between_foundations", "give_backs", "stuck_when", "I-STUCK", "I-BETWEEN-FOUNDATIONS"),
+    "finished": ("I-GAME-OVER", "I-UNDO-WHEN-OVER"),
+    "meeting": ("between_foundations", "hold_double_fit", "drop_both_fit", "I-BETWEEN-FOUNDATIONS",
+                "I-DOUBLE-FIT-CHOICE", "I-DROP"),
+    "base-only": ("between_foundations", "I-BETWEEN-FOUNDATIONS", "I-TAP", "I-DROP"),
+    "give-back": ("give_backs", "I-GIVE-BACK-TARGET", "I-HOFFMANN-SILENT"),
+    "long-undo": ("undo_limit", "undo_cleared_by_reshuffle", "I-UNDO-SCOPE", "I-UNDO-AFTER-RESHUFFLE"),
+    "closed-turn": ("deal", "I-CLOSED-TURNUP"),
+    "held": ("hold_double_fit", "drop_both_fit", "I-HOFFMANN-HOLD"),
+    "wrap-piles": ("pile_wrap", "I-HOFFMANN-SEQUENCE"),
+    "empty-piles": ("I-EMPTY-PILES", "I-HOFFMANN-SILENT"),
+}
+NOT_REACHED: dict[str, str] = {
+    "I-EXAMPLE-CARDS": "the worked example's filled-in cards are scenarios of the corpus, not a rule to play",
+}
 
 
 def corners_for(profile: Profile, capabilities: frozenset[str]) -> list[Corner]:

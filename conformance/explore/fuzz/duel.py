@@ -36,6 +36,7 @@ _TOPS: dict[tuple[tuple[int, ...], tuple[int, ...]], dict[str, str]] = {}
 _ACTIONS: dict[str, Action] = {}
 _TEXTS: dict[Action, str] = {}
 Chooser = Callable[[Game, int], str | None]  # the next action after k actions, or None to stop
+Sift = Callable[[Difference, Position], Difference | None]  # a legal-move difference less what is explained
 
 
 class Skipped(Exception):
@@ -158,8 +159,10 @@ def position_of(text: str) -> Position:
 class Duel:
     """Plays games on both sides: ``play`` returns the first difference (or None) and the actions played."""
 
-    def __init__(self, impl: Adapter, profile: str, reference: Profile, seen: Observed) -> None:
+    def __init__(self, impl: Adapter, profile: str, reference: Profile, seen: Observed,
+                 sift: Sift | None = None) -> None:
         self.impl, self.profile, self.reference, self.seen = impl, profile, reference, seen
+        self.sift = sift
 
     def play(self, given: dict[str, str], choose: Chooser) -> tuple[Difference | None, tuple[str, ...]]:
         """The reference plays (``choose`` picks), then the implementation; compared step by step."""
@@ -203,7 +206,8 @@ class Duel:
         if found is not None or wanted is None or got.legal is None:
             return found
         listed = got.legal if set(got.legal) == set(wanted) else [canonical_action(str(m)) for m in got.legal]
-        return compare_legal(step, action, wanted, listed)
+        found = compare_legal(step, action, wanted, listed)
+        return found if found is None or self.sift is None else self.sift(found, want.view[0])
 
     def answers(self, given: dict[str, str], actions: Sequence[str]) -> Generator[Answer | Difference, None, None]:
         """The implementation's account of the game: sent all at once over stdio, else step by step."""

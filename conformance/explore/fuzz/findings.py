@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +37,22 @@ class Finding:
     path: Path | None
     seconds_to_find: float
     seconds_to_shrink: float
+    seen: dict[str, int] = field(default_factory=dict)  # the differences of this rule in the run, by kind
+
+    @property
+    def count(self) -> int:
+        """How many differences of the run this finding stands for (at least its own)."""
+        return max(sum(self.seen.values()), 1)
 
     def __str__(self) -> str:
         steps = len(self.case.actions)
         where = f"\n  scenario: {self.path}" if self.path else ""
         details = "".join(f"\n  {d}" for d in self.diagnosis.details[1:4])
-        return f"{self.diagnosis.title}\n  {steps} step(s); {self.difference.kind} difference{details}{where}"
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(self.seen.items()))
+        seen = f"seen {self.count} time(s) ({kinds})" if kinds else "seen once"
+        rule = f"rule {self.diagnosis.rule}; " if self.diagnosis.rule else ""
+        return (f"{self.diagnosis.title}\n  {rule}{seen}; simplest: {steps} step(s), {self.difference.kind} "
+                f"difference{details}{where}")
 
 
 def digest(profile: str, case: Case) -> str:
@@ -73,6 +83,8 @@ def scenario(profile: str, reference: Profile, case: Case, diff: Difference, dia
     }
     if diagnosis.source:
         sc["source"] = diagnosis.source
+    if diagnosis.statements:
+        sc["statements"] = list(diagnosis.statements)
     if not sc["features"]:
         del sc["features"]
     return sc

@@ -16,27 +16,34 @@ from crescent_ref.errors import NotationError
 
 # The state fields every implementation reports (spec/interpreting.md); optional ones follow.
 BASE_FIELDS = ("piles", "hidden", "foundations", "held", "reshuffles", "moves", "status", "foundation_cards")
-IGNORE_KINDS = ("reason", "status", "field", "action")
+IGNORE_KINDS = ("reason", "status", "field", "action", "rule")
+LEGAL_FIELDS = ("legal_moves", "legal-moves")  # field:legal-moves: the legal-move lists are not compared
 
 
 @dataclass(frozen=True, slots=True)
 class Ignore:
-    """Known differences to look past: reason codes, statuses, state fields, action kinds."""
+    """Known differences to look past: reason codes, statuses, state fields, action kinds, rules."""
 
     reasons: frozenset[str] = frozenset()
     statuses: frozenset[str] = frozenset()
     fields: frozenset[str] = frozenset()
     actions: frozenset[str] = frozenset()
+    rules: frozenset[str] = frozenset()
 
     @classmethod
     def parse(cls, rules: list[str]) -> Ignore:
-        """``reason:pile-full``, ``status:waiting``, ``field:undo``, ``action:tap``; NotationError names a bad one."""
+        """``reason:pile-full``, ``status:waiting``, ``field:undo``, ``action:tap``, ``rule:pile-wrap`` (a rule
+        a finding names, rulebook.py); NotationError names a bad one."""
+        from conformance.explore.fuzz.rulebook import BY_ID
+
         sets: dict[str, set[str]] = {k: set() for k in IGNORE_KINDS}
         for rule in rules:
             kind, sep, value = rule.partition(":")
             if not sep or kind not in sets or not value:
                 kinds = ", ".join(IGNORE_KINDS)
                 raise NotationError("ignore rule", rule, f"expected KIND:VALUE with KIND one of {kinds}")
+            if kind == "rule" and value not in BY_ID:
+                raise NotationError("ignore rule", rule, f"unknown rule; known: {', '.join(BY_ID)}")
             sets[kind].add(value)
         return cls(*(frozenset(sets[k]) for k in IGNORE_KINDS))
 
@@ -58,8 +65,9 @@ class Observed:
         """What ``info`` lets fuzz compare, less what ``ignore`` names."""
         extra = [f for f, cap in (("undo", "undo-count"), ("selected", "selection")) if info.observes(cap)]
         fields = tuple(f for f in (*BASE_FIELDS, *extra) if f not in ignore.fields)
-        return cls(fields, info.observes("reasons"), info.observes("waiting"),
-                   "legal-moves" in info.capabilities, ignore, info.observes("effect"), info.observes("card-moves"))
+        legal = "legal-moves" in info.capabilities and not set(LEGAL_FIELDS) & ignore.fields
+        return cls(fields, info.observes("reasons"), info.observes("waiting"), legal, ignore,
+                   info.observes("effect"), info.observes("card-moves"))
 
     def status(self, status: Any) -> Any:
         """The status as this implementation can report it (``waiting`` is ``playing`` without it)."""

@@ -30,6 +30,13 @@ class Policy:
         self.focus = tuple(a for a in start.focus if self.offered(a))
         self.script = tuple(a for a in start.script if self.offered(a))
 
+    def later(self, played: int) -> Policy:
+        """This policy playing on after ``played`` actions (from the position they reached): the rest of
+        the script, the same rng."""
+        later = Policy(self.rng, self.start, self.kinds)
+        later.script = self.script[played:]
+        return later
+
     def offered(self, action: str) -> bool:
         """A move, or an action kind the implementation offers (and the user did not ignore)."""
         return "-" in action or action.split()[0] in self.kinds
@@ -52,13 +59,16 @@ class Policy:
     def _legal(self, game: Game) -> str:
         moves = game.legal_moves()
         if not moves:
-            return "reshuffle" if game.position.reshuffles or self.rng.random() < 0.3 else self._probe()
+            wanted = "reshuffle" in self.kinds and (game.position.reshuffles or self.rng.random() < 0.3)
+            return "reshuffle" if wanted else self._probe()
         homeward = [m for m in moves if m.src < PILES <= m.dst]
         pick = homeward if homeward and self.rng.random() < 0.5 else moves
         return str(self.rng.choice(pick))
 
     def _optional(self, game: Game) -> str:
-        kind = self.rng.choice(self.kinds) if self.kinds else "reshuffle"
+        if not self.kinds:
+            return self._legal(game)
+        kind = self.rng.choice(self.kinds)
         if kind == "tap":
             return f"tap {place_text(self.rng.randrange(HOLD))}"
         if kind == "drop":  # mostly piles; sometimes a foundation's card (to its partner, I-DROP)

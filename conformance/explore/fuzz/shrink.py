@@ -12,7 +12,8 @@ The passes, in order:
 5. quiet the position: keep the piles the actions and the difference name, refill the others with
    inert cards (tops that fit no foundation and no other top), so only the finding's cards can move.
 
-Every pass stops at the deadline, keeping the best candidate found so far. On a long list
+One deadline bounds every pass together (``--shrink-seconds``); no try starts that would end past it
+at the mean time of the tries so far, and each pass keeps the best candidate found by then. On a long list
 (more than LONG actions: a history the difference needs, like 101 moves before the 101st undo)
 rebase tries the last LONG cuts and then MAX_CHUNKS evenly spread ones, and ddmin stops at
 MAX_CHUNKS chunks: each try replays the whole list, and finer cuts rarely pay there.
@@ -49,19 +50,27 @@ LONG, MAX_CHUNKS = 40, 8
 class Shrinker:
     """Reduces a failing case while ``oracle`` still shows the same difference."""
 
-    def __init__(self, oracle: Oracle, reference: Profile, seconds: float) -> None:
+    def __init__(self, oracle: Oracle, reference: Profile, deadline: float, reserve: int = 0) -> None:
         self.oracle, self.reference = oracle, reference
-        self.deadline = time.monotonic() + seconds
-        self.tries = 0
+        self.deadline = deadline  # time.monotonic() by which every pass together is done
+        self.reserve = reserve  # replays the caller makes after shrinking, inside the same deadline
+        self.tries, self.spent = 0, 0.0
+
+    def mean(self) -> float:
+        """The mean seconds a try took so far (0 before the first)."""
+        return self.spent / self.tries if self.tries else 0.0
 
     def expired(self) -> bool:
-        """The time cap is reached."""
-        return time.monotonic() >= self.deadline
+        """The time cap is reached, or would be by one more try and the reserved replays (at the mean
+        time a try took so far)."""
+        return time.monotonic() + self.mean() * (1 + self.reserve) >= self.deadline
 
     def same(self, case: Case, signature: tuple[object, ...]) -> Difference | None:
         """The difference ``case`` shows, when it has ``signature``."""
+        began = time.monotonic()
         self.tries += 1
         found = self.oracle(case)
+        self.spent += time.monotonic() - began
         return found if found is not None and found.signature() == signature else None
 
     def shrink(self, case: Case, found: Difference) -> tuple[Case, Difference]:

@@ -31,6 +31,7 @@ class Table:
         self.up, self.down, self.held = [ACE] * 4, [KING] * 4, [0] * 4
         self.piles: dict[int, list[int]] = {}
         self.reshuffles = profile.reshuffles
+        self.quiet_suits: set[int] = set()  # suits no inert top may be of (foundations that meet)
 
     def foundation(self, suit: int, up: int, down: int, held: int = 0) -> Table:
         """Set the tops of ``suit``'s two foundations (and its held card)."""
@@ -109,7 +110,8 @@ def _inert_tops(table: Table, cards: list[int], n: int) -> list[int]:
     for c in cards:
         if len(chosen) == n:
             break
-        if c not in chosen and _quiet(pos, c, tops + chosen, table.profile.pile_wrap):
+        allowed = c not in chosen and c // 13 not in table.quiet_suits
+        if allowed and _quiet(pos, c, tops + chosen, table.profile.pile_wrap):
             chosen.append(c)
     if len(chosen) < n:
         raise NotationError("position", "table", "no inert card left to top a filler pile")
