@@ -8,12 +8,14 @@ script prints the shares with a 95% Wilson interval, the median and largest CPU 
 the node rate, the budget, the machine (nproc, load average) and the elapsed time.
 
 The codes: ``CR1-N-`` plus the seed ``i * 104729 mod 26**7`` for i = 1, 2, ... (a fixed list,
-the same on every machine); ``--codes`` names other codes. Each solve runs in one process on one core.
+the same on every machine); ``--codes`` names other codes.
 
-Results go to a JSON file (default benchmarks/results/winrate.json; a name ending ``.gz`` is
-gzipped), rewritten after every solve through a temporary file; running again with the same file
-resumes: solved (profile, code) pairs are kept, and only the missing ones are solved. ``--jobs N``
-runs N solves at once, each in its own process on its own core.
+The solves run through Dask (``crescent_ref.solver.campaign``): a local cluster of ``--jobs N``
+worker processes, one solve each at a time, or the workers of a running scheduler given with
+``--scheduler tcp://host:8786``. Results go to a JSON file (default benchmarks/results/winrate.json;
+a name ending ``.gz`` is gzipped), rewritten after every answer through a temporary file; running
+again with the same file resumes: solved (profile, code) pairs are kept, and only the missing ones
+are solved.
 
     nice -n 19 python benchmarks/winrate.py --count 1000 --seconds 10 --profiles app open
     python benchmarks/winrate.py --report              # print the tables of the JSON file
@@ -23,23 +25,17 @@ runs N solves at once, each in its own process on its own core.
 from __future__ import annotations
 
 import argparse
-import functools
 import gzip
 import json
 import math
-import multiprocessing
 import os
-import resource
-import signal
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
 from crescent_ref.deal import MAX_SEED, GameCode
-from crescent_ref.game import Game
-from crescent_ref.progress import progress
-from crescent_ref.solver import Budget, replay, solve
+from crescent_ref.solver.campaign import CampaignUnavailable, Cluster, SolveTask, results, solve_record
 
 DEFAULT_PROFILES = ("app", "open", "hoffmann-1892", "morehead-1949", "app+four", "app+closed")
 DEFAULT_OUT = Path(__file__).parent / "results" / "winrate.json"
@@ -79,41 +75,19 @@ def save(path: Path, data: dict[str, Any]) -> None:
     temp.replace(path)
 
 
-def solve_one(profile: str, code: str, budget: Budget) -> dict[str, Any]:
-    """One solve; a winning line is replayed on a fresh game before it is believed."""
-    answer = solve(Game.deal(profile, code), budget)
-    if answer.verdict == "winnable" and replay(Game.deal(profile, code), answer.line) != "won":
-        raise AssertionError(f"{profile} {code}: the solver's line does not win")
-    return {"profile": profile, "code": code, "verdict": answer.verdict, "seconds": round(answer.seconds, 3),
-            "nodes": answer.nodes, "stored": answer.stored, "line": len(answer.line), "limit": answer.limit,
-            "searches": answer.searches,
-            "maxrss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
-            "winning_line": answer.line_text()}
-
-
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Solve the missing (profile, code) pairs on the cluster, saving each answer as it comes."""
     data = load(args.out)
     data["budget"] = {"seconds": args.seconds, "nodes": args.nodes}
     done = {(r["profile"], r["code"]) for r in data["results"]}
-    todo = [(p, c) for c in (args.codes or codes(args.count)) for p in args.profiles if (p, c) not in done]
-    budget = Budget(nodes=args.nodes, seconds=args.seconds)
-    with multiprocessing.get_context("fork").Pool(args.jobs, ignore_interrupts, maxtasksperchild=50) as pool:
-        answers = pool.imap(functools.partial(solve_pair, budget=budget), todo)
-        for result in progress(answers, "solving", total=len(todo), unit="deal"):
-            data["results"].append(result)
-            data["machine"] = machine()
-            save(args.out, data)
+    todo = [SolveTask(p, c, args.seconds, args.nodes) for c in (args.codes or codes(args.count))
+            for p in args.profiles if (p, c) not in done]
+    cluster = Cluster(args.scheduler, args.jobs)
+    for result in results(solve_record, todo, cluster, what="solving", unit="deal"):
+        data["results"].append(result)
+        data["machine"] = machine() | {"cluster": cluster.where()}
+        save(args.out, data)
     return data
-
-
-def ignore_interrupts() -> None:
-    """A worker leaves Ctrl-C to the main process, which stops the pool and says so."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def solve_pair(pair: tuple[str, str], budget: Budget) -> dict[str, Any]:
-    """``solve_one`` for a (profile, code) pair (a pool worker's task)."""
-    return solve_one(pair[0], pair[1], budget)
 
 
 def machine() -> dict[str, Any]:
@@ -183,7 +157,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="time budget per deal")
     parser.add_argument("--nodes", type=int, default=2_000_000, help="node budget per deal")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="resumable JSON results")
-    parser.add_argument("--jobs", type=int, default=1, help="solves at once, one process (one core) each")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="local cluster: solves at once, one worker process (one core) each")
+    parser.add_argument("--scheduler", default="", metavar="ADDRESS",
+                        help="a running Dask scheduler (tcp://host:8786) instead of a local cluster")
     parser.add_argument("--report", action="store_true", help="only print the tables of --out")
     parser.add_argument("--markdown", nargs="+", type=Path, help="print the docs' table of these result files")
     args = parser.parse_args()
@@ -202,3 +179,5 @@ if __name__ == "__main__":
         main()
     except KeyboardInterrupt:
         raise SystemExit("interrupted: the solves finished so far are saved; run again to resume") from None
+    except CampaignUnavailable as error:
+        raise SystemExit(str(error)) from None
