@@ -8,11 +8,12 @@ that first reached it, and a frontier of positions still to expand, taken most p
 (an order from ``orders``). The game has one player and no chance, so a position is won or not
 whatever the path to it: expanding each key once is enough, and cycles (moves between foundations
 make them) end at a seen key. Positions proved dead (``dead``: a locked card that can never be
-placed; ``suits``: with no reshuffle left, a suit that cannot be won alone) are dropped like lost
-ones, and so are the positions an exhausted one-suit search met (every one of them is proved not
-winnable: ``lost``, kept for the whole solve). So each search is exact: ``winnable`` comes with
-the line to the first won position, ``not winnable`` means the frontier ran dry (every reachable
-position seen or proved dead, none won).
+placed; ``suits``: with no reshuffle left, a suit that cannot be won alone; ``last`` and ``two``:
+the same with one or two reshuffles left) are dropped like lost ones, and so are the positions an
+exhausted one-suit search met (every one of them is proved not winnable: ``lost``, kept for the
+whole solve). So each search is exact: ``winnable`` comes with the line to the first won position,
+``not winnable`` means the frontier ran dry (every reachable position seen or proved dead, none
+won).
 
 ``solve`` runs searches one after another with the orders of ``orders.PORTFOLIO``, each for a
 slice of nodes that doubles each round, until one answers or the budget (nodes, seconds, stored
@@ -33,7 +34,7 @@ from crescent_ref.actions import RESHUFFLE, Action
 from crescent_ref.game import Game, status_of
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
-from crescent_ref.solver import last, suits
+from crescent_ref.solver import last, suits, two
 from crescent_ref.solver.canon import after, key, steps
 from crescent_ref.solver.dead import dead, explain
 from crescent_ref.solver.orders import PORTFOLIO, Order, depth_first, slices
@@ -44,7 +45,9 @@ Step = tuple[Action, ...]  # one search step: a move, a reshuffle, or slides the
 CHECK_EVERY = 64  # expansions between looks at the clock
 SUIT_NODES = 3_000  # the budget of one suit's own search (suits.py)
 LAST_NODES = 3_000  # the budget of one suit's search before its last reshuffle (last.py)
+TWO_NODES = 2_000  # the budget of one suit's search before its last two reshuffles (two.py)
 LAST_FROM = len(PORTFOLIO)  # the searches before it skip last.py: its proofs cost more than an easy win
+TWO_FROM = LAST_FROM  # the same for two.py
 LOST_SIZE = 1_000_000  # keys proved not winnable kept before the set is cleared
 
 
@@ -98,6 +101,7 @@ class Search:
     order: Order = PORTFOLIO[0]
     relax: bool = True
     last: bool = True  # also the one-suit rule with one reshuffle left (last.py)
+    two_left: bool = True  # and with two left (two.py)
     tick: Callable[[int], object] | None = None  # told the node count now and then (progress)
     memo: dict[bytes, str] = field(default_factory=dict)
     lost: set[bytes] = field(default_factory=set)
@@ -153,7 +157,8 @@ class Search:
         if dead(self.profile, pos):
             return True
         return self.relax and suits.applies(self.profile, pos) and suits.some_suit_lost(
-            self.profile, pos, self.solve_suit, self.memo, self.solve_last if self.last else None)
+            self.profile, pos, self.solve_suit, self.memo, self.solve_last if self.last else None,
+            self.solve_two if self.last and self.two_left else None)
 
     def solve_suit(self, part: Position) -> str:
         left = self.budget.seconds - (time.process_time() - self.started)
@@ -172,6 +177,19 @@ class Search:
         verdict, made = last.solve(self.profile, part, marks, self.solve_after, LAST_NODES)
         self.nodes += made
         return verdict
+
+    def solve_two(self, part: Position, piles: two.Piles, free: tuple[bool, ...]) -> str:
+        """A one-suit position with its last two reshuffles (two.py), within TWO_NODES positions."""
+        verdict, made = two.solve(self.profile, part, piles, free, self.solve_one_left, TWO_NODES)
+        self.nodes += made
+        return verdict
+
+    def solve_one_left(self, part: Position, marks: tuple[bool, ...]) -> str:
+        """``two.py``'s question about a position after its first reshuffle (remembered, and
+        "unknown" once the time budget is spent)."""
+        if time.process_time() - self.started >= self.budget.seconds:
+            return "unknown"
+        return suits.one_left(part, marks, self.solve_last, self.memo)
 
     def solve_after(self, after: Position) -> str:
         """``last.py``'s question about a position after its reshuffle; "unknown" once the time
@@ -255,7 +273,7 @@ class Restarts:
             left = Budget(min(size, self.budget.nodes - nodes), self.budget.seconds - (time.process_time() - began),
                           self.budget.stored)
             search = Search(self.profile, left, self.prune, order, tick=self.progress(nodes), memo=self.memo,
-                            lost=self.lost, last=count >= LAST_FROM)
+                            lost=self.lost, last=count >= LAST_FROM, two_left=count >= TWO_FROM)
             answer = search.run(start)
             nodes, stored, count = nodes + answer.nodes, max(stored, answer.stored), count + 1
             if answer.verdict != "unknown" or answer.limit == "stored" or self.spent(nodes, began):

@@ -36,17 +36,18 @@ from collections.abc import Callable
 from crescent_ref.cards import ACE, KING
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
-from crescent_ref.solver import last
+from crescent_ref.solver import last, two
 from crescent_ref.solver.canon import key
 
 SolveOne = Callable[[Position], str]  # solves a one-suit position: "winnable", "not winnable", "unknown"
 SolveLast = Callable[[Position, tuple[bool, ...]], str]  # the same with one reshuffle left (last.py)
+SolveTwo = Callable[[Position, two.Piles, tuple[bool, ...]], str]  # the same with two left (two.py)
 
 
 def applies(profile: Profile, pos: Position) -> bool:
-    """The claim covers the position: no autoplay, and no reshuffle left (this module) or one
-    (``last.py``)."""
-    return pos.reshuffles <= 1 and not profile.autoplay
+    """The claim covers the position: no autoplay, and no reshuffle left (this module), one
+    (``last.py``) or two (``two.py``)."""
+    return pos.reshuffles <= 2 and not profile.autoplay
 
 
 def one_suit(pos: Position, suit: int) -> Position:
@@ -60,17 +61,19 @@ def one_suit(pos: Position, suit: int) -> Position:
 
 
 def some_suit_lost(profile: Profile, pos: Position, solve_one: SolveOne, memo: dict[bytes, str],
-                   solve_last: SolveLast | None = None) -> bool:
-    """Some suit alone is proved not winnable (the caller checked ``applies``; with a reshuffle
-    left, only when ``solve_last`` is given)."""
+                   solve_last: SolveLast | None = None, solve_two: SolveTwo | None = None) -> bool:
+    """Some suit alone is proved not winnable (the caller checked ``applies``; with one reshuffle
+    left, only when ``solve_last`` is given, with two only when ``solve_two`` is)."""
     suits = {c // 13 for pile in pos.piles for c in pile}
     if len(suits) < 2 and pos.reshuffles == 0:
         return False  # the one suit's position is the position itself
     for suit in suits:
         if pos.reshuffles == 0:
             verdict = zero(profile, one_suit(pos, suit), solve_one, memo)
-        elif solve_last is not None:
+        elif pos.reshuffles == 1 and solve_last is not None:
             verdict = one_left(one_suit(pos, suit), last.rotating(pos, suit), solve_last, memo)
+        elif pos.reshuffles == 2 and solve_two is not None:
+            verdict = two_left(pos, suit, solve_two, memo)
         else:
             return False
         if verdict == "not winnable":
@@ -93,4 +96,15 @@ def one_left(part: Position, marks: tuple[bool, ...], solve_last: SolveLast, mem
     verdict = memo.get(part_key)
     if verdict is None:
         verdict = memo[part_key] = solve_last(part, marks)
+    return verdict
+
+
+def two_left(pos: Position, suit: int, solve_two: SolveTwo, memo: dict[bytes, str]) -> str:
+    """The same with two reshuffles left (``two.py``), remembered by its key."""
+    part, piles = one_suit(pos, suit), two.Piles(pos, suit)
+    free = two.start_free(pos, part, piles)
+    part_key = two.key(part, piles, free)
+    verdict = memo.get(part_key)
+    if verdict is None:
+        verdict = memo[part_key] = solve_two(part, piles, free)
     return verdict
