@@ -20,6 +20,7 @@ are solved.
     nice -n 19 python benchmarks/winrate.py --count 1000 --seconds 10 --profiles app open
     python benchmarks/winrate.py --report              # print the tables of the JSON file
     python benchmarks/winrate.py --markdown A.json.gz B.json.gz   # the docs' table
+    python benchmarks/winrate.py --svg docs/solver-budget.svg A.json.gz B.json.gz   # the docs' plot
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ import statistics
 import time
 from pathlib import Path
 from typing import Any
+
+import budget_plot
 
 from crescent_ref.deal import MAX_SEED, GameCode
 from crescent_ref.solver.campaign import CampaignUnavailable, Cluster, SolveTask, results, solve_record
@@ -75,6 +78,13 @@ def save(path: Path, data: dict[str, Any]) -> None:
     temp.replace(path)
 
 
+def save_text(path: Path, text: str) -> None:
+    """Write a text file through a temporary file."""
+    temp = path.with_name(path.name + ".tmp")
+    temp.write_text(text, encoding="utf-8")
+    temp.replace(path)
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Solve the missing (profile, code) pairs on the cluster, saving each answer as it comes."""
     data = load(args.out)
@@ -100,10 +110,7 @@ def table(data: dict[str, Any]) -> list[str]:
     lines = [f"budget per deal: {data.get('budget')}; machine at last save: {data.get('machine')}",
              "profile          n   winnable % [95%]       not winnable % [95%]   unknown %  "
              "median s  (decided)  max s  nodes/s  peak MiB"]
-    by: dict[str, list[dict[str, Any]]] = {}
-    for r in data["results"]:
-        by.setdefault(r["profile"], []).append(r)
-    for profile, rows in by.items():
+    for profile, rows in by_profile(data).items():
         lines.append(row(profile, rows))
     return lines
 
@@ -124,29 +131,47 @@ def row(profile: str, rows: list[dict[str, Any]]) -> str:
             f"{statistics.median(secs):7.2f} {median_decided}  {max(secs):6.1f} {rate:8.0f} {peak:8}")
 
 
+def by_profile(data: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    by: dict[str, list[dict[str, Any]]] = {}
+    for r in data["results"]:
+        by.setdefault(r["profile"], []).append(r)
+    return by
+
+
 def markdown(files: list[Path]) -> list[str]:
-    """The docs' table: one row per (file, profile), shares with 95% Wilson intervals."""
-    lines = ["| profile | budget (CPU s) | deals | winnable % [95%] | not winnable % | unknown % | "
-             "median s | median s (decided) |", "|---|---|---|---|---|---|---|---|"]
+    """The docs' table: one row per (file, profile), each share with its 95% Wilson interval."""
+    lines = ["| profile | budget (CPU s) | deals | won % [95%] | not winnable % [95%] | unknown % [95%] | "
+             "median s | median s (decided) | machine, date |", "|---|---|---|---|---|---|---|---|---|"]
     for path in files:
         data = load(path)
-        by: dict[str, list[dict[str, Any]]] = {}
-        for r in data["results"]:
-            by.setdefault(r["profile"], []).append(r)
-        for profile, rows in by.items():
-            lines.append(markdown_row(profile, data["budget"]["seconds"], rows))
+        for profile, rows in by_profile(data).items():
+            lines.append(markdown_row(profile, data["budget"]["seconds"], rows, data.get("machine", {})))
     return lines
 
 
-def markdown_row(profile: str, seconds: float, rows: list[dict[str, Any]]) -> str:
+def markdown_row(profile: str, seconds: float, rows: list[dict[str, Any]], where: dict[str, Any]) -> str:
     n = len(rows)
-    count = {v: sum(r["verdict"] == v for r in rows) for v in ("winnable", "not winnable", "unknown")}
-    low, high = wilson(count["winnable"], n)
+    shares = []
+    for verdict in ("winnable", "not winnable", "unknown"):
+        hits = sum(r["verdict"] == verdict for r in rows)
+        low, high = wilson(hits, n)
+        shares.append(f"{100 * hits / n:.1f} [{low:.1f}, {high:.1f}]")
     secs = [r["seconds"] for r in rows]
     decided = [r["seconds"] for r in rows if r["verdict"] != "unknown"]
-    return (f"| `{profile}` | {seconds:g} | {n} | {100 * count['winnable'] / n:.1f} [{low:.1f}, {high:.1f}] | "
-            f"{100 * count['not winnable'] / n:.1f} | {100 * count['unknown'] / n:.1f} | "
-            f"{statistics.median(secs):.2f} | {statistics.median(decided) if decided else 0:.2f} |")
+    machine = f"{where.get('nproc', '?')} cores, load {where.get('load', ['?'])[0]}, {where.get('at', '?')[:10]}"
+    return (f"| `{profile}` | {seconds:g} | {n} | {' | '.join(shares)} | {statistics.median(secs):.2f} | "
+            f"{statistics.median(decided) if decided else 0:.2f} | {machine} |")
+
+
+def plot(files: list[Path]) -> str:
+    """The SVG of decided % against the budget, one curve per (file, profile)."""
+    curves = []
+    for path in files:
+        data = load(path)
+        for profile, rows in by_profile(data).items():
+            label = f"{profile} ({len(rows)})"
+            curves.append(budget_plot.curve(label, data["budget"]["seconds"], rows))
+    return budget_plot.svg(curves, "Crescent deals decided by the exact solver, against the time budget")
 
 
 def main() -> None:
@@ -163,9 +188,16 @@ def main() -> None:
                         help="a running Dask scheduler (tcp://host:8786) instead of a local cluster")
     parser.add_argument("--report", action="store_true", help="only print the tables of --out")
     parser.add_argument("--markdown", nargs="+", type=Path, help="print the docs' table of these result files")
+    parser.add_argument("--svg", nargs="+", type=Path, metavar=("OUT", "FILE"),
+                        help="write to OUT the plot of decided %% against the budget of these result files")
     args = parser.parse_args()
     if args.markdown:
         print("\n".join(markdown(args.markdown)))
+        return
+    if args.svg:
+        if len(args.svg) < 2:
+            parser.error("--svg needs an output file and at least one result file")
+        save_text(args.svg[0], plot(args.svg[1:]))
         return
     started = time.monotonic()
     data = load(args.out) if args.report else run(args)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
+from conformance.docs import solver_page
 from conformance.docs.common import nav, render_md, rules_file, section_number, sections
 from conformance.docs.html import link, page, raw, tag
 from conformance.docs.playing import PLAY_FILE, play_script
@@ -25,6 +26,7 @@ PAGES = [
     ("interpretations.html", "Interpretations", "where the documents are silent or disagree"),
     ("reasons.html", "Reason codes", "why an action is refused, in English, Indonesian and Chinese"),
     ("traceability.html", "Traceability", "each statement of the documents and the scenarios covering it"),
+    *solver_page.entries(),
 ]
 
 
@@ -36,6 +38,7 @@ def pages(corpus: list[Scenario]) -> dict[str, str]:
     built["interpretations.html"] = interpretations_page(corpus)
     built["reasons.html"] = reasons_page(corpus)
     built["traceability.html"] = traceability_page(corpus)
+    built.update(solver_page.pages())
     built["index.html"] = index_page(corpus)
     return built
 

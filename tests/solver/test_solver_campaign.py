@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 
@@ -54,7 +55,24 @@ def test_the_win_rate_campaign_saves_and_resumes(tmp_path: Path) -> None:
     again = json.loads(gzip.decompress(out.read_bytes()))
     assert again["results"][:2] == first["results"]  # kept, not solved again
     assert len(again["results"]) == 3 and "app                3" in table
-    assert "| `app` | 0.2 | 3 |" in run_script("winrate.py", "--markdown", str(out))
+    row = run_script("winrate.py", "--markdown", str(out)).splitlines()[-1]
+    assert row.startswith("| `app` | 0.2 | 3 |") and row.count("[") == 3  # won, not winnable, unknown
+
+
+def test_the_plot_of_decided_deals_against_the_budget(tmp_path: Path) -> None:
+    rows = [{"profile": "app", "code": f"C{i}", "verdict": v, "seconds": s}
+            for i, (v, s) in enumerate([("winnable", 0.1), ("winnable", 1.5), ("not winnable", 2.01), ("unknown", 2)])]
+    data = tmp_path / "rates.json"
+    data.write_text(json.dumps({"budget": {"seconds": 2, "nodes": 9}, "results": rows}))
+    plot = tmp_path / "plot.svg"
+    run_script("winrate.py", "--svg", str(plot), str(data))
+    svg = ElementTree.parse(plot).getroot()
+    lines = svg.findall("{http://www.w3.org/2000/svg}polyline")
+    assert len(lines) == 1
+    heights = [float(p.split(",")[1]) for p in lines[0].attrib["points"].split()]
+    assert heights == sorted(heights, reverse=True) and heights[0] > heights[-1]  # rises with the budget
+    labels = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+    assert "app (4) 75.0 %" in labels  # three of four decided, one just past its budget
 
 
 def test_the_proof_campaign_reads_runs_and_resumes(tmp_path: Path) -> None:
