@@ -8,6 +8,7 @@ exact positions (move counter aside), with no key, no symmetry and no pruning.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from crescent_ref.actions import RESHUFFLE
@@ -19,6 +20,20 @@ PROFILES = ("app", "open", "hoffmann-1892", "morehead-1949", "open+reversal", "h
             "app+closed", "app+four")
 # give-backs are left out: a card may leave every finished foundation, and the brute force's
 # space grows past a unit test's budget; tests/solver/test_solver.py checks their lines another way.
+
+
+def position_rules(profile: str) -> tuple[object, ...]:
+    """What a profile makes of a given position: every parameter but its name, how its deal is
+    dealt (open or closed: a given position says which cards are face down) and how many
+    reshuffles it deals (a given position says how many are left)."""
+    rules = get_profile(profile)
+    kept = [f.name for f in dataclasses.fields(rules) if f.name not in ("name", "deal", "reshuffles")]
+    return tuple(getattr(rules, name) for name in kept)
+
+
+# the profiles whose rules differ on a given position (app+closed and app+four play one as app does):
+# the slow position-level tests run once per distinct set of rules
+DISTINCT = [p for i, p in enumerate(PROFILES) if position_rules(p) not in [position_rules(q) for q in PROFILES[:i]]]
 
 
 def out_cards(suit: int, up: int, down: int) -> list[int]:

@@ -14,9 +14,10 @@ from crescent_ref.solver import last, suits
 from crescent_ref.solver.canon import after, key
 from crescent_ref.solver.dead import dead
 from crescent_ref.solver.search import Budget, Search
-from tests.solver.small import PROFILES, brute_force, meeting_position, small_position
+from tests.solver.small import DISTINCT, PROFILES, brute_force, meeting_position, position_rules, small_position
 
 NO_AUTOPLAY = [p for p in PROFILES if not get_profile(p).autoplay]
+DISTINCT_NO_AUTOPLAY = [p for p in DISTINCT if not get_profile(p).autoplay]  # for the slow last-reshuffle tests
 
 
 def suit_lost(profile: str, pos: Position) -> bool:
@@ -47,13 +48,13 @@ def suit_lost_last(profile: str, pos: Position) -> bool:
     return suits.some_suit_lost(rules, pos, search.solve_suit, {}, search.solve_last)
 
 
-@pytest.mark.parametrize("profile", NO_AUTOPLAY)
+@pytest.mark.parametrize("profile", DISTINCT_NO_AUTOPLAY)
 def test_a_suit_lost_with_its_last_reshuffle_means_the_position_is_not_winnable(profile: str) -> None:
     positions = (small_position(seed, most=10)._replace(reshuffles=1) for seed in range(200))
     assert fired(profile, positions, suit_lost_last) >= 10
 
 
-@pytest.mark.parametrize("profile", NO_AUTOPLAY)
+@pytest.mark.parametrize("profile", DISTINCT_NO_AUTOPLAY)
 def test_the_last_reshuffle_rule_on_meeting_foundations(profile: str) -> None:
     positions = (meeting_position(seed, profile)._replace(reshuffles=1) for seed in range(50))
     assert fired(profile, positions, suit_lost_last) >= 2
@@ -78,15 +79,17 @@ def test_one_suit_keeps_the_suits_cards_in_order_and_sends_the_rest_home() -> No
     assert suit_lost("app", pos) and not brute_force("app", pos)
 
 
-def test_two_reshuffles_left_or_autoplay_turn_it_off() -> None:
+def test_three_reshuffles_left_or_autoplay_turn_it_off() -> None:
     pos = small_position(1)._replace(reshuffles=0)
     assert suits.applies(get_profile("app"), pos)
     assert suits.applies(get_profile("app"), pos._replace(reshuffles=1))  # last.py
-    assert not suits.applies(get_profile("app"), pos._replace(reshuffles=2))
+    assert suits.applies(get_profile("app"), pos._replace(reshuffles=2))  # two.py
+    assert not suits.applies(get_profile("app"), pos._replace(reshuffles=3))
     assert not suits.applies(get_profile("open"), pos)
     lost_at_one = Position.from_text("up:K♠,K♥,K♦,K♣ down:2♠,A♥,A♦,3♣ piles:A♠,2♣,A♣/-/-/-/-/-/-/-/-/-/-/-/-/-/-/- "
                                      "reshuffles:1 moves:0")
     assert not suit_lost("app", lost_at_one)  # without solve_last a reshuffle left proves nothing
+    assert not suit_lost("app", small_position(1)._replace(reshuffles=2))  # nor two without solve_two
 
 
 @pytest.mark.parametrize("profile", ["app", "hoffmann-1892+reversal"])
@@ -133,3 +136,9 @@ def test_positions_proved_lost_are_shared_and_pruned() -> None:
         again = Search(rules, Budget(nodes=20_000), lost={key(rules, pos)})
         assert again.run(pos).verdict == "not winnable" and again.nodes == 0  # pruned at once
     assert shared >= 5
+
+
+def test_the_profiles_left_out_of_the_slow_tests_play_a_position_as_one_kept_in() -> None:
+    left_out = set(NO_AUTOPLAY) - set(DISTINCT_NO_AUTOPLAY)
+    assert left_out == {"app+closed", "app+four"}
+    assert all(position_rules(p) == position_rules("app") for p in left_out)
