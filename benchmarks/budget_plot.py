@@ -9,6 +9,7 @@ The x axis is logarithmic (0.05 s to the largest budget), the y axis 0-100 %.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -45,15 +46,27 @@ def svg(curves: Sequence[Curve], title: str) -> str:
              f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="11">',
              f"<title>{escape(title)}</title>", '<rect width="100%" height="100%" fill="white"/>']
     parts += axes(most)
+    heights = label_heights(curves)
     for i, found in enumerate(curves):
         colour = COLOURS[i % len(COLOURS)]
         line = " ".join(f"{x(t, most):.1f},{y(p):.1f}" for t, p in found.points)
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{line}"/>')
         end = found.points[-1]
-        parts.append(f'<text x="{x(end[0], most) + 6:.1f}" y="{y(end[1]) + 4 + 12 * (i % 2):.1f}" '
+        parts.append(f'<text x="{x(end[0], most) + 6:.1f}" y="{heights[i]:.1f}" '
                      f'fill="{colour}">{escape(found.label)} {end[1]:.1f} %</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def label_heights(curves: Sequence[Curve], gap: float = 12) -> list[float]:
+    """Where each curve's label goes: beside its end, pushed down so that labels at the same
+    budget are at least ``gap`` apart."""
+    heights = [y(c.points[-1][1]) + 4 for c in curves]
+    for budget in {c.budget for c in curves}:
+        same = sorted((i for i, c in enumerate(curves) if c.budget == budget), key=lambda i: heights[i])
+        for above, below in itertools.pairwise(same):
+            heights[below] = max(heights[below], heights[above] + gap)
+    return heights
 
 
 def axes(most: float) -> list[str]:
