@@ -10,7 +10,7 @@ so no fresh deal is dead by this rule: there a proof would have to exhaust the s
 
 The deals are read in runs of 500 codes through Dask (``crescent_ref.solver.campaign``: a local
 cluster of ``--jobs`` processes, or ``--scheduler ADDRESS``); each run's finds are saved as they
-come (default benchmarks/results/proved-deals.json), and a rerun reads only the missing runs.
+come (default benchmarks/results/proved-deals.json.gz), and a rerun reads only the missing runs.
 
 The codes are those of benchmarks/winrate.py (``CR1-N-`` plus ``i * 104729 mod 26**7``). Prints,
 per profile, how many deals are proved, the share with a 95% Wilson interval (a lower bound on the
@@ -25,12 +25,12 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from winrate import codes, load, save, wilson
+from winrate import codes, load, positive, save, wilson
 
 from crescent_ref.solver.campaign import CampaignUnavailable, Cluster, ScanTask, results, scan_record
 
 PROFILES = ("app", "open", "hoffmann-1892", "morehead-1949")
-DEFAULT_OUT = Path(__file__).parent / "results" / "proved-deals.json"
+DEFAULT_OUT = Path(__file__).parent / "results" / "proved-deals.json.gz"
 CHUNK = 500  # codes per task: a deal is read in about a millisecond, a task should take longer
 
 
@@ -66,7 +66,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=20_000, help="codes from the fixed list")
     parser.add_argument("--profiles", nargs="+", default=list(PROFILES))
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="resumable JSON results")
-    parser.add_argument("--jobs", type=int, default=1, help="local cluster: worker processes")
+    parser.add_argument("--jobs", type=positive, default=1, help="local cluster: worker processes")
     parser.add_argument("--scheduler", default="", metavar="ADDRESS",
                         help="a running Dask scheduler (tcp://host:8786) instead of a local cluster")
     args = parser.parse_args()

@@ -85,6 +85,13 @@ def save_text(path: Path, text: str) -> None:
     temp.replace(path)
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a whole number of at least 1: {text!r}")
+    return int(text)
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Solve the missing (profile, code) pairs on the cluster, saving each answer as it comes."""
     data = load(args.out)
@@ -182,7 +189,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="time budget per deal")
     parser.add_argument("--nodes", type=int, default=2_000_000, help="node budget per deal")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="resumable JSON results")
-    parser.add_argument("--jobs", type=int, default=1,
+    parser.add_argument("--jobs", type=positive, default=1,
                         help="local cluster: solves at once, one worker process (one core) each")
     parser.add_argument("--scheduler", default="", metavar="ADDRESS",
                         help="a running Dask scheduler (tcp://host:8786) instead of a local cluster")
