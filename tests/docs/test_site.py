@@ -11,6 +11,7 @@ import pytest
 from conformance.cli import main
 from conformance.corpus import trace
 from conformance.corpus.scenarios import Scenario
+from conformance.docs import solver_page
 from conformance.docs.common import base_of, rules_file
 from conformance.docs.markdown import render, slug
 from conformance.docs.playing import PLAY_FILE
@@ -188,5 +189,6 @@ def test_the_docs_command_writes_the_site(tmp_path: Path, capsys: pytest.Capture
     assert main(["docs", "--out", str(out)]) == 0
     said = capsys.readouterr().out
     assert (out / "index.html").is_file() and str(out) in said
-    assert len(list(out.glob("*.html"))) == 5 + len(base_names())
-    assert f"wrote {5 + len(base_names())} pages and a script to " in said
+    count = 5 + len(base_names()) + len(solver_page.entries())  # the solver's page, from docs/solver.md
+    assert len(list(out.glob("*.html"))) == count
+    assert f"wrote {count} pages and a script to " in said
