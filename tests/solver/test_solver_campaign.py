@@ -96,3 +96,15 @@ def test_a_cluster_needs_a_worker_and_names_where_it_runs() -> None:
     with pytest.raises(ValueError, match="at least one worker"):
         Cluster(workers=0)
     assert Cluster("tcp://10.0.0.1:8786").where() == "scheduler tcp://10.0.0.1:8786"
+
+
+def test_a_scheduler_address_sends_the_tasks_to_its_workers() -> None:
+    import distributed
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,  # type: ignore[no-untyped-call]
+                                  dashboard_address=None, silence_logs=50) as there:
+        cluster = Cluster(there.scheduler_address)
+        task = ScanTask("hoffmann-1892", 0, ("CR1-N-AUVOGSX",))
+        got: list[dict[str, Any]] = list(campaign.results(campaign.scan_record, [task], cluster))
+        assert there.scheduler is not None and there.scheduler.tasks == {}  # done and released
+    assert got[0]["found"][0][0] == "CR1-N-AUVOGSX" and cluster.where() == f"scheduler {there.scheduler_address}"
