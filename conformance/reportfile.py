@@ -59,7 +59,7 @@ def _check(path: Path, data: dict[str, Any], text: str) -> None:
     where = list(error.absolute_path)
     if error.validator == "required":
         missing = [k for k in error.validator_value if k not in error.instance]
-        why = f"not a run {'report' if not where else 'report record'}: missing {', '.join(missing)}"
+        why = f"not a {'run report' if not where else 'report record'}: missing {', '.join(missing)}"
     else:
         why = f"{_shown(error.instance)} is not {_wanted(error)}"
     fail(path, line_of_path(text, where), json_path(where), why)
