@@ -74,17 +74,6 @@ class OutputError(CrescentError):
     """An output file or folder that cannot be written; names it and says why."""
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file renamed into place (never half-written)."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-    except OSError as err:
-        tmp.unlink(missing_ok=True)
-        raise OutputError(f"cannot write {path}: {err.strerror or err}") from None
-
-
 def make_folder(path: Path) -> None:
     """Create an output folder (and its parents); OutputError when it cannot be."""
     try:

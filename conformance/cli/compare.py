@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from conformance.cli.common import Command, write_atomic
+from conformance.cli.common import Command
+from conformance.files import write_atomic
 from conformance.judging.compare import Comparison, compare_reports, read_allow_file
 
 
@@ -41,7 +42,7 @@ def _compare(args: argparse.Namespace) -> int:
     comparison = compare_reports(read_report(args.old), read_report(args.new), allowed)
     text = render(comparison, args.format)
     if args.out:
-        write_atomic(args.out, text)
+        write_atomic(args.out, text, "--out")
         print(f"wrote {args.out}\n{verdict_line(comparison)}")
     else:
         print(text)

@@ -202,5 +202,5 @@ def write_html_report(
     target = out or source.with_suffix(".html")
     data = read_report(source)
     check_writable(target, "--out")
-    write_atomic(target, render_report(data, replay, all_profiles=all_profiles))
+    write_atomic(target, render_report(data, replay, all_profiles=all_profiles), "--out")
     return target
