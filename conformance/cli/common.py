@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.adapters.pipes import MAX_LINE
 from crescent_ref.errors import CrescentError
+from crescent_ref.exits import FAILED, non_blank, positive
+
+__all__ = ["positive"]  # kept importable from here
 
 
 @dataclass(frozen=True)
@@ -37,7 +41,7 @@ def selection_options(p: argparse.ArgumentParser) -> None:
 def adapter_options(p: argparse.ArgumentParser) -> None:
     """--impl, --cmd, --timeout: which implementation a command talks to."""
     p.add_argument("--impl", default="reference", help="'reference' or module:factory (in-process)")
-    p.add_argument("--cmd", help="command line of a stdio implementation")
+    p.add_argument("--cmd", type=non_blank, help="command line of a stdio implementation (not empty)")
     p.add_argument("--timeout", type=positive(float), default=10.0, help="seconds per request (stdio)")
     p.add_argument(
         "--max-line", type=positive(int), default=MAX_LINE, help="longest reply line in bytes (stdio; default 8 MiB)"
@@ -47,22 +51,6 @@ def adapter_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="check every stdio message in full against spec/schema/protocol.schema.json (for adapter authors)",
     )
-
-
-def positive(kind: type[float] | type[int]) -> Callable[[str], float]:
-    """An argparse type: a number above zero (NaN and infinity refused)."""
-
-    def read(text: str) -> float:
-        try:
-            number = kind(text)
-        except ValueError:
-            number = 0
-        if not 0 < number < float("inf"):
-            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-        return number
-
-    read.__name__ = kind.__name__
-    return read
 
 
 def replay_name(args: argparse.Namespace) -> str:
@@ -80,3 +68,9 @@ def make_folder(path: Path) -> None:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise OutputError(f"cannot make the folder {path}: {err.strerror or err}") from None
+
+
+def nothing_judged(command: str, why: str) -> int:
+    """Say on stderr that ``command`` judged nothing, and why; the exit code (1: never green)."""
+    print(f"crescent-conformance {command}: nothing was judged: {why}", file=sys.stderr)
+    return FAILED
