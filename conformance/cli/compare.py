@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from conformance.cli.common import Command
 from conformance.files import write_atomic
@@ -18,8 +19,25 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="a scenario id (or id[profile]) that may regress; repeatable")  # fmt: skip
     p.add_argument("--allow-file", type=Path,
                    help="ids that may regress, one a line (# comments), or an expectations .yaml")  # fmt: skip
+    p.add_argument("--allow-partial", action="store_true",
+                   help="compare reports of partial runs (filtered, interrupted, stopped) all the same")  # fmt: skip
     p.add_argument("--format", choices=("text", "json", "html"), default="text", help="the output's form")
     p.add_argument("--out", type=Path, help="write the output here instead of printing it")
+
+
+def refuse_partial(path: Path, report: dict[str, Any]) -> None:
+    """InputFileError for a report of a partial run: what it lacks would read as removed, never as a regression."""
+    from conformance.reading import fail, line_of_path, read_text
+    from conformance.reportfile import is_interrupted
+
+    if report.get("complete") is True:
+        return
+    ran = len(report["results"])
+    how = f"interrupted or stopped: {ran} of {report['planned']} planned runs" if is_interrupted(report) else (
+        f"a part of the corpus: {ran} runs")  # fmt: skip
+    text = read_text(path, "report")
+    fail(path, line_of_path(text, ["complete"]), "$.complete",
+         f"the report is of a PARTIAL run ({how}); --allow-partial to compare it all the same")  # fmt: skip
 
 
 def render(comparison: Comparison, form: str) -> str:
@@ -39,7 +57,11 @@ def _compare(args: argparse.Namespace) -> int:
     from conformance.judging.compare_text import verdict_line
 
     allowed = [*args.allow, *(read_allow_file(args.allow_file) if args.allow_file else [])]
-    comparison = compare_reports(read_report(args.old), read_report(args.new), allowed)
+    old, new = read_report(args.old), read_report(args.new)
+    if not args.allow_partial:
+        for path, report in ((args.old, old), (args.new, new)):
+            refuse_partial(path, report)
+    comparison = compare_reports(old, new, allowed)
     text = render(comparison, args.format)
     if args.out:
         write_atomic(args.out, text, "--out")
