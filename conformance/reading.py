@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
-import stat
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -50,19 +48,13 @@ def read_bytes(path: Path, what: str = "file", limit: int = MAX_BYTES) -> bytes:
     """The bytes of ``path``, at most ``limit`` of them; InputFileError for a folder, an unreadable
     file or a larger one (a device such as /dev/zero is read no further than the limit)."""
     try:
-        with open(path, "rb") as source:
-            if stat.S_ISDIR(_mode(source.fileno())):
-                fail(path, None, "", f"cannot read the {what}: it is a folder")
+        with open(path, "rb") as source:  # a folder: IsADirectoryError
             data = source.read(limit + 1)
     except OSError as err:
         fail(path, None, "", f"cannot read the {what}: {err.strerror or err}")
     if len(data) > limit:
         fail(path, None, "", f"the {what} is larger than {limit // 2**20} MiB: not read")
     return data
-
-
-def _mode(fd: int) -> int:
-    return os.fstat(fd).st_mode
 
 
 def decode(data: bytes, path: str | Path, what: str = "file") -> str:
