@@ -124,8 +124,7 @@ def write_folder(out: Path, files: Mapping[str, str], option: str = "--out") -> 
         OutputPathError: ``out`` is not a folder, holds other files, or a write failed (the old
             folder is kept as it was).
     """
-    real = target_of(out, option, folder=True)
-    _check_replaceable(out, real, option)
+    real = check_folder(out, option)
     try:
         real.parent.mkdir(parents=True, exist_ok=True)
         fresh = Path(tempfile.mkdtemp(dir=real.parent, prefix=f".{real.name}.", suffix=".new"))
@@ -145,13 +144,15 @@ def write_folder(out: Path, files: Mapping[str, str], option: str = "--out") -> 
     return [out / name for name in files]
 
 
-def _check_replaceable(out: Path, real: Path, option: str) -> None:
-    if not real.is_dir():
-        return
-    other = sorted(p.name for p in real.iterdir() if not (p.is_file() and p.suffix in SITE_SUFFIXES))
-    if other:
-        why = f"holds {other[0]!r}, which is not a page: give an empty folder or a site built before"
-        raise OutputPathError(option, out, why)
+def check_folder(out: Path, option: str = "--out") -> Path:
+    """The real folder ``write_folder`` would replace; OutputPathError when it may not (before any work)."""
+    real = target_of(out, option, folder=True)
+    if real.is_dir():
+        other = sorted(p.name for p in real.iterdir() if not (p.is_file() and p.suffix in SITE_SUFFIXES))
+        if other:
+            why = f"holds {other[0]!r}, which is not a page: give an empty folder or a site built before"
+            raise OutputPathError(option, out, why)
+    return real
 
 
 def _swap(fresh: Path, real: Path) -> None:
