@@ -72,10 +72,11 @@ def _shown(value: Any) -> str:
 
 def _wanted(error: jsonschema.ValidationError) -> str:
     """What the schema asks for, in words: ``a string``, ``one of passed, failed, ...``."""
+    wanted: Any = error.validator_value
     if error.validator == "enum":
-        return "one of " + ", ".join(map(str, error.validator_value))
+        return "one of " + ", ".join(map(str, wanted))
     if error.validator == "type":
-        kinds = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        kinds = [str(k) for k in (wanted if isinstance(wanted, list) else [wanted])]
         return " or ".join(_ARTICLE.get(k, k) for k in kinds)
     return f"valid here ({error.message[:120]})"
 

@@ -22,7 +22,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 def _badge(args: argparse.Namespace) -> int:
     """Write the badge (or one per base profile)."""
     from conformance.docs.badge import base_profiles, report_badge, tally
-    from conformance.docs.htmlreport import read_report
+    from conformance.reportfile import read_report
 
     report = read_report(args.file)
     if not args.each_profile:

@@ -53,8 +53,8 @@ def render(comparison: Comparison, form: str) -> str:
 
 def _compare(args: argparse.Namespace) -> int:
     """Compare, write or print, and gate: 1 when a regression is not allowed."""
-    from conformance.docs.htmlreport import read_report
     from conformance.judging.compare_text import verdict_line
+    from conformance.reportfile import read_report
 
     allowed = [*args.allow, *(read_allow_file(args.allow_file) if args.allow_file else [])]
     old, new = read_report(args.old), read_report(args.new)

@@ -20,8 +20,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def write_matrix(files: list[Path], out: Path, all_profiles: bool = False) -> int:
     """Read every report, draw the page to ``out``."""
-    from conformance.docs.htmlreport import read_report
     from conformance.docs.matrix import render_matrix
+    from conformance.reportfile import read_report
 
     write_atomic(out, render_matrix([read_report(f) for f in files], all_profiles), "--out")
     print(f"wrote {out} ({len(files)} implementations)")
