@@ -4,7 +4,8 @@ The file is read by the bounded reader (conformance.reading) and checked field b
 spec/schema/report.schema.json: a field of the wrong type (``"id": 7``, ``"verdict": null``) is one
 InputFileError naming the file, the line of the field and its JSON path. Fields the schema does
 not know are let through (a report of a newer kit still reads). The optional fields of a record
-that the readers print are filled in (``title``, ``file``, ``detail`` empty, ``line`` 0), and so
+that the readers print are filled in (``title``, ``file``, ``detail`` empty, ``line`` 0; a failure's
+``action``, ``line``, ``before`` and ``after``), and so
 are the header's versions (``?``) and profiles (none), so every reader can take a checked report as
 it is.
 """
@@ -47,7 +48,15 @@ def read_report(path: Path) -> dict[str, Any]:
         fail(path, 1, "$", f"not a run report: a JSON object is expected, not {_kind(data)}")
     data = {**HEADER_DEFAULTS, **data}
     _check(path, data, text)
-    return {**data, "results": [{**RECORD_DEFAULTS, **record} for record in data["results"]]}
+    return {**data, "results": [_filled(record) for record in data["results"]]}
+
+
+def _filled(record: dict[str, Any]) -> dict[str, Any]:
+    """A checked record with the optional fields the readers print (its failure's too)."""
+    full = {**RECORD_DEFAULTS, **record}
+    if isinstance(full.get("failure"), dict):
+        full["failure"] = {"action": None, "line": full["line"], "before": "", "after": "", **full["failure"]}
+    return full
 
 
 def _check(path: Path, data: dict[str, Any], text: str) -> None:
