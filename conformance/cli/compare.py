@@ -20,24 +20,35 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allow-file", type=Path,
                    help="ids that may regress, one a line (# comments), or an expectations .yaml")  # fmt: skip
     p.add_argument("--allow-partial", action="store_true",
-                   help="compare reports of partial runs (filtered, interrupted, stopped) all the same")  # fmt: skip
+                   help="compare a report of an interrupted run, or a new one of fewer runs, all the same")  # fmt: skip
     p.add_argument("--format", choices=("text", "json", "html"), default="text", help="the output's form")
     p.add_argument("--out", type=Path, help="write the output here instead of printing it")
 
 
-def refuse_partial(path: Path, report: dict[str, Any]) -> None:
-    """InputFileError for a report of a partial run: what it lacks would read as removed, never as a regression."""
+def refuse_partial(path: Path, report: dict[str, Any], old: dict[str, Any] | None = None) -> None:
+    """InputFileError for a report that cannot stand as a side of the gate: one of an interrupted run
+    (fewer results than it planned), or, as the new side, one of a selection lacking records the old
+    report has (they would read as removed, never as a regression). Two runs of the same selection
+    compare."""
     from conformance.reading import fail, line_of_path, read_text
     from conformance.reportfile import is_interrupted
 
     if report.get("complete") is True:
         return
     ran = len(report["results"])
-    how = f"interrupted or stopped: {ran} of {report['planned']} planned runs" if is_interrupted(report) else (
-        f"a part of the corpus: {ran} runs")  # fmt: skip
-    text = read_text(path, "report")
-    fail(path, line_of_path(text, ["complete"]), "$.complete",
+    if is_interrupted(report):
+        how = f"interrupted or stopped: {ran} of {report['planned']} planned runs"
+    else:
+        lacking = _keys(old) - _keys(report) if old is not None else set()
+        if not lacking:
+            return
+        how = f"a selection of {ran} runs, lacking {len(lacking)} of the old report's, e.g. {min(lacking)}"
+    fail(path, line_of_path(read_text(path, "report"), ["complete"]), "$.complete",
          f"the report is of a PARTIAL run ({how}); --allow-partial to compare it all the same")  # fmt: skip
+
+
+def _keys(report: dict[str, Any]) -> set[str]:
+    return {f"{r['id']}[{r['profile']}]" for r in report["results"]}
 
 
 def render(comparison: Comparison, form: str) -> str:
@@ -59,8 +70,8 @@ def _compare(args: argparse.Namespace) -> int:
     allowed = [*args.allow, *(read_allow_file(args.allow_file) if args.allow_file else [])]
     old, new = read_report(args.old), read_report(args.new)
     if not args.allow_partial:
-        for path, report in ((args.old, old), (args.new, new)):
-            refuse_partial(path, report)
+        refuse_partial(args.old, old)
+        refuse_partial(args.new, new, old)
     comparison = compare_reports(old, new, allowed)
     text = render(comparison, args.format)
     if args.out:

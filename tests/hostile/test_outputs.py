@@ -251,3 +251,20 @@ def test_compare_refuses_a_partial_report_unless_allowed(good: Path, capsys: pyt
         err = capsys.readouterr().err
         assert f"{interrupted}:" in err and f"PARTIAL run (interrupted or stopped: {len(data['results'])} of 749" in err
     assert main(["compare", str(good), str(interrupted), "--allow-partial"]) == 0
+
+
+def test_compare_takes_two_runs_of_one_selection_but_not_a_narrower_new_one(
+    good: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(good.read_text(encoding="utf-8"))
+    selection, narrower = good.parent / "selection.json", good.parent / "narrower.json"
+    selection.write_text(json.dumps({**data, "complete": False}, indent=1), encoding="utf-8")
+    fewer = {**data, "complete": False, "results": data["results"][1:], "planned": len(data["results"]) - 1}
+    narrower.write_text(json.dumps(fewer, indent=1), encoding="utf-8")
+    assert main(["compare", str(selection), str(selection)]) == 0
+    assert main(["compare", str(narrower), str(good)]) == 0  # a wider new run: records added, nothing hidden
+    capsys.readouterr()
+    assert main(["compare", str(good), str(narrower)]) == 2
+    err = capsys.readouterr().err
+    assert f"{narrower}:" in err and "lacking 1 of the old report's" in err
+    assert main(["compare", str(good), str(narrower), "--allow-partial"]) == 0
