@@ -11,7 +11,6 @@ it into one line on stderr and exit 2.
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from pathlib import Path
@@ -103,7 +102,6 @@ def parse_json(text: str, file: str | Path, first_line: int = 1) -> Any:
     Raises:
         InputFileError: not JSON, nested too deeply, a number out of bounds.
     """
-    _check_depth(text, file, first_line)
     hooks: dict[str, Any] = {"parse_constant": _constant}
     if _SUSPECT_NUMBER.search(text):  # only then is each number looked at (the common case stays in C)
         hooks.update(parse_int=_integer, parse_float=_real)
@@ -114,19 +112,32 @@ def parse_json(text: str, file: str | Path, first_line: int = 1) -> Any:
         fail(file, first_line + err.lineno - 1, "", f"not JSON ({err.msg}{where})")
     except _Refused as err:
         fail(file, first_line + _line_of(text, err.text), "", err.why)
-    except (RecursionError, ValueError) as err:  # bounded above; kept so no input can trace back
+    except RecursionError:  # deeper than the interpreter goes: certainly deeper than MAX_DEPTH
+        _check_depth(text, file, first_line)
+        fail(file, first_line, "", f"nested more than {MAX_DEPTH} levels deep")
+    except ValueError as err:  # kept so that no input can trace back
         fail(file, first_line, "", f"not readable JSON ({str(err)[:120]})")
+    if too_deep(value):
+        _check_depth(text, file, first_line)  # names the line
+        fail(file, first_line, "", f"nested more than {MAX_DEPTH} levels deep")
     return clean(value) if _SURROGATE_ESCAPE.search(text) else value
 
 
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether lists and objects nest more than ``limit`` levels in ``value`` (walked without recursion)."""
+    stack = [(value, 1)] if isinstance(value, dict | list) else []
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
 def _check_depth(text: str, file: str | Path, first_line: int) -> None:
-    """InputFileError when brackets outside strings nest deeper than MAX_DEPTH."""
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
-        return
+    """InputFileError naming the line where brackets outside strings nest deeper than MAX_DEPTH."""
     bare = _STRING.sub('""', text) if '"' in text else text
-    steps = (_DEPTH_STEP[b] for b in _BRACKET.findall(bare))
-    if max(itertools.accumulate(steps, initial=0)) <= MAX_DEPTH:
-        return
     depth = 0
     for found in _BRACKET.finditer(bare):
         depth += _DEPTH_STEP[found.group()]

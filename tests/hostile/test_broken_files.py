@@ -288,3 +288,23 @@ def test_pytest_with_a_recursive_alias_in_the_expectations(tmp_path: Path) -> No
     done = _pytest(tmp_path, "--collect-only", "--crescent-expectations", str(tmp_path / "bad.yaml"))
     assert done.returncode == pytest.ExitCode.USAGE_ERROR
     assert "recursive alias" in done.stderr and "Traceback" not in done.stderr
+
+
+def schema_keywords(node: object) -> set[str]:
+    """Every keyword of a JSON Schema (the names under ``properties`` are fields, not keywords)."""
+    if isinstance(node, list):
+        return set().union(*(schema_keywords(n) for n in node))
+    if not isinstance(node, dict):
+        return set()
+    found = set(node)
+    for key, value in node.items():
+        inner = value.values() if key == "properties" and isinstance(value, dict) else [value]
+        found |= set().union(*(schema_keywords(v) for v in inner))
+    return found
+
+
+def test_the_quick_report_check_knows_every_keyword_of_the_schema() -> None:
+    from conformance.reportfile import CHECKED, report_validator
+
+    annotations = {"$schema", "$id", "title", "description"}
+    assert schema_keywords(report_validator().schema) - annotations <= CHECKED
