@@ -26,7 +26,6 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_SUSPECT_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1}}}|[eE][+-]?\d{{3}}")
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
@@ -102,11 +101,8 @@ def parse_json(text: str, file: str | Path, first_line: int = 1) -> Any:
     Raises:
         InputFileError: not JSON, nested too deeply, a number out of bounds.
     """
-    hooks: dict[str, Any] = {"parse_constant": _constant}
-    if _SUSPECT_NUMBER.search(text):  # only then is each number looked at (the common case stays in C)
-        hooks.update(parse_int=_integer, parse_float=_real)
     try:
-        value = json.loads(text, **hooks)
+        value = json.loads(text, parse_int=_integer, parse_float=_real, parse_constant=_constant)
     except json.JSONDecodeError as err:
         where = f" at column {err.colno}" if err.lineno == 1 else f" at line {err.lineno} column {err.colno}"
         fail(file, first_line + err.lineno - 1, "", f"not JSON ({err.msg}{where})")
@@ -117,7 +113,7 @@ def parse_json(text: str, file: str | Path, first_line: int = 1) -> Any:
         fail(file, first_line, "", f"nested more than {MAX_DEPTH} levels deep")
     except ValueError as err:  # kept so that no input can trace back
         fail(file, first_line, "", f"not readable JSON ({str(err)[:120]})")
-    if too_deep(value):
+    if text.count("[") + text.count("{") > MAX_DEPTH and too_deep(value):  # fewer brackets: cannot be
         _check_depth(text, file, first_line)  # names the line
         fail(file, first_line, "", f"nested more than {MAX_DEPTH} levels deep")
     return clean(value) if _SURROGATE_ESCAPE.search(text) else value
