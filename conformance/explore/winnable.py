@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from conformance.adapter import Adapter
+from conformance.adapter import Adapter, AdapterError
 from crescent_ref.exits import FAILED, OK
 from crescent_ref.game import Game
 from crescent_ref.solver import Budget, solve
@@ -53,17 +53,28 @@ def check_code(adapter: Adapter, profile: str, code: str, budget: Budget) -> Cod
     reference = _replayed(profile, code, line)
     if reference is None:
         return CodeCheck(code, profile, "unknown", "the solver's line does not win on the reference (a solver bug)")
+    try:
+        played = _play(adapter, profile, code, line)
+    except AdapterError as err:  # an adapter fault is this code's result, not the end of the command
+        return CodeCheck(code, profile, "not-won", f"the adapter failed: {err.message}")
+    if isinstance(played, str):
+        return CodeCheck(code, profile, "not-won", played)
+    short = _short_of_win(played, reference)
+    if short:
+        return CodeCheck(code, profile, "not-won", f"after the {len(line)}-action line {short}")
+    return CodeCheck(code, profile, "won", f"the solver's {len(line)}-action line wins, every card home")
+
+
+def _play(adapter: Adapter, profile: str, code: str, line: list[str]) -> dict[str, Any] | str:
+    """The implementation's state after the line, or why the line did not get through."""
     adapter.start(profile, code=code)
     state: dict[str, Any] = {}
     for number, action in enumerate(line, 1):
         reply = adapter.act(action)
         if not reply.accepted:
-            return CodeCheck(code, profile, "not-won", f"action {number} {action} refused ({reply.reason})")
+            return f"action {number} {action} refused ({reply.reason})"
         state = reply.state
-    short = _short_of_win(state, reference)
-    if short:
-        return CodeCheck(code, profile, "not-won", f"after the {len(line)}-action line {short}")
-    return CodeCheck(code, profile, "won", f"the solver's {len(line)}-action line wins, every card home")
+    return state
 
 
 def _replayed(profile: str, code: str, line: list[str]) -> dict[str, Any] | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.adapter import Reply
+from conformance.adapter import AdapterError, Reply
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.cli import main
 from conformance.explore.winnable import CodeCheck, check_code, exit_code
@@ -84,3 +84,20 @@ def test_a_state_without_foundations_is_not_taken_as_a_win() -> None:
 def test_winnable_in_a_profile_not_declared_judges_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["winnable", "--impl", "tests.hostile.hostile_impls:skipper", "--codes", EASY]) == 1
     assert "nothing was judged" in capsys.readouterr().err
+
+
+class CrashesMidway(ReferenceAdapter):
+    """Fails like a crashed process at the fifth action."""
+
+    acts = 0
+
+    def act(self, action: str) -> Reply:
+        self.acts += 1
+        if self.acts == 5:
+            raise AdapterError("the implementation exited (crash)")
+        return super().act(action)
+
+
+def test_an_adapter_fault_is_the_codes_result() -> None:
+    check = check_code(CrashesMidway(), "app", EASY, BUDGET)
+    assert check.finding == "not-won" and "the adapter failed: the implementation exited (crash)" in check.detail
