@@ -268,3 +268,12 @@ def test_compare_takes_two_runs_of_one_selection_but_not_a_narrower_new_one(
     err = capsys.readouterr().err
     assert f"{narrower}:" in err and "lacking 1 of the old report's" in err
     assert main(["compare", str(good), str(narrower), "--allow-partial"]) == 0
+
+
+@pytest.mark.parametrize("impl", ["os:getcwd", "no_such_module_here:factory"])
+@pytest.mark.parametrize("command", ["run", "smoke", "perft", "fuzz", "winnable"])
+def test_an_impl_that_is_no_adapter_is_one_line(command: str, impl: str, capsys: pytest.CaptureFixture[str]) -> None:
+    extra = ["--codes", "CR1-N-AAAAAAB"] if command == "winnable" else []
+    assert main([command, "--impl", impl, *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and f"--impl {impl!r}" in err
