@@ -232,6 +232,9 @@ def _record(result: Result, info: Info) -> dict[str, Any]:
 def pytest_configure(config: pytest.Config) -> None:
     """Start the adapter (one per process, so one per xdist worker) and register markers."""
     config.addinivalue_line("markers", "crescent: a Crescent conformance scenario")
+    given = config.getoption("crescent_cmd")
+    if given is not None and not str(given).strip():  # an unset $ADAPTER must not quietly run nothing
+        raise pytest.UsageError("--crescent-cmd is empty: name the implementation's command line")
     if not active(config):
         return
     from conformance.adapters.stdio import StdioAdapter
@@ -475,7 +478,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     store = config.stash[_RECORDS]
     records = sorted(store.records, key=lambda r: (r["file"], r["line"], r["profile"]))
     finished = _finished(session, exitstatus, store, records)
-    complete = finished and not _selected(config)
+    complete = finished and not _selected(config) and _covers_corpus(config, records)
     if option(config, "report"):
         header = {**report_header_records(records, complete), "planned": store.planned}
         write_records(Path(option(config, "report")), header, records)
@@ -493,6 +496,17 @@ def _finished(session: pytest.Session, exitstatus: int, store: Records, records:
     return not stopped and (store.planned is None or len(records) >= store.planned)
 
 
+def _covers_corpus(config: pytest.Config, records: list[dict[str, Any]]) -> bool:
+    """Every scenario of the corpus ran in every one of its profiles (counted here, not from the items:
+    under xdist the workers deselect, and what they drop is seen nowhere else)."""
+    extra = [Path(p) for p in _split(option(config, "scenarios"))]
+    ran = {(r["id"], r["profile"]) for r in records}
+    for _, loaded in load_files(extra):
+        if isinstance(loaded, CrescentError) or any((sc.id, p) not in ran for sc in loaded for p in sc.profiles):
+            return False
+    return True
+
+
 def _selected(config: pytest.Config) -> bool:
     """The run was asked for a part of the corpus (-k, -m, a profile, --lf, --sw, deselection)."""
     terminal = config.pluginmanager.get_plugin("terminalreporter")
@@ -503,6 +517,7 @@ def _selected(config: pytest.Config) -> bool:
         or option(config, "profile")
         or config.getoption("lf", False)
         or config.getoption("stepwise", False)
+        or config.getoption("deselect", None)
         or deselected
     )
 

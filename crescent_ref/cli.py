@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crescent_ref.actions import Action, place_text
-from crescent_ref.exits import Parser, guarded
+from crescent_ref.exits import Parser, guarded, positive
 from crescent_ref.game import Game, Outcome
 from crescent_ref.messages import LANGUAGES, message
 from crescent_ref.position import Position
@@ -232,8 +232,8 @@ def configure_solve(parser: argparse.ArgumentParser) -> None:
     """Options of ``solve``: the game, the profile and the budget."""
     parser.add_argument("game", metavar="CODE|POSITION", help="a game code or a position text (quoted)")
     parser.add_argument("--profile", default="app", help="rule profile (default: app)")
-    parser.add_argument("--nodes", type=int, default=2_000_000, help="most positions to generate")
-    parser.add_argument("--seconds", type=float, default=60.0, help="most CPU seconds to search")
+    parser.add_argument("--nodes", type=positive(int), default=2_000_000, help="most positions to generate")
+    parser.add_argument("--seconds", type=positive(float), default=60.0, help="most CPU seconds to search")
     parser.add_argument("--order", choices=("portfolio", "depth-first"), default="portfolio",
                         help="portfolio: restarts with several search orders; depth-first: one search "
                              "(the answer does not depend on it)")

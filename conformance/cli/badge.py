@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from conformance.cli.common import Command, make_folder, write_atomic
+from conformance.cli.common import Command, make_folder
+from conformance.files import write_atomic
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -21,16 +22,16 @@ def configure(p: argparse.ArgumentParser) -> None:
 def _badge(args: argparse.Namespace) -> int:
     """Write the badge (or one per base profile)."""
     from conformance.docs.badge import base_profiles, report_badge, tally
-    from conformance.docs.htmlreport import read_report
+    from conformance.reportfile import read_report
 
     report = read_report(args.file)
     if not args.each_profile:
-        write_atomic(args.out, report_badge(report, args.profile, args.label))
+        write_atomic(args.out, report_badge(report, args.profile, args.label), "--out")
         print(f"wrote {args.out}: {tally(report, args.profile).message}")
         return 0
     make_folder(args.out)
     for base in base_profiles(report):
-        write_atomic(args.out / f"crescent-{base}.svg", report_badge(report, base, args.label))
+        write_atomic(args.out / f"crescent-{base}.svg", report_badge(report, base, args.label), "--out")
         print(f"wrote {args.out / f'crescent-{base}.svg'}: {tally(report, base).message}")
     return 0
 

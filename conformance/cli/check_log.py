@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from conformance.cli.common import Command
@@ -30,7 +31,7 @@ def _check_log(args: argparse.Namespace) -> int:
     if args.profile:
         get_profile(args.profile)  # a bad name is bad input, said once
     if args.as_scenario and len(args.logs) != 1:
-        print("check-log: --as-scenario takes exactly one log")
+        print("check-log: --as-scenario takes exactly one log", file=sys.stderr)
         return BAD_INPUT
     codes = [_one(path, args) for path in progress(args.logs, "logs", total=len(args.logs), quiet=args.quiet)]
     if len(codes) > 1 and not args.quiet:
@@ -42,7 +43,7 @@ def _one(path: Path, args: argparse.Namespace) -> int:
     try:
         verdict = check_log(read_log(path), args.profile)
     except LogError as err:
-        print(f"log {err}")
+        print(f"check-log: log {err}", file=sys.stderr)
         return BAD_INPUT
     if not (args.quiet and verdict.consistent):
         print(format_verdict(verdict) + ("" if verdict.consistent else "\n"))
@@ -57,10 +58,10 @@ def _as_scenario(verdict: LogVerdict, out: Path) -> int:
     try:
         write_scenario(verdict, out)
     except ScenarioRefused as err:
-        print(f"check-log: no scenario written: {err}")
+        print(f"check-log: no scenario written: {err}", file=sys.stderr)
         return DIVERGES if not verdict.consistent else BAD_INPUT
     except OSError as err:
-        print(f"check-log: cannot write {out}: {err}")
+        print(f"check-log: cannot write {out}: {err}", file=sys.stderr)
         return BAD_INPUT
     print(f"scenario written to {out}")
     return OK

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.adapters.pipes import MAX_LINE
 from crescent_ref.errors import CrescentError
+from crescent_ref.exits import FAILED, non_blank, positive
+
+__all__ = ["positive"]  # kept importable from here
 
 
 @dataclass(frozen=True)
@@ -37,7 +41,7 @@ def selection_options(p: argparse.ArgumentParser) -> None:
 def adapter_options(p: argparse.ArgumentParser) -> None:
     """--impl, --cmd, --timeout: which implementation a command talks to."""
     p.add_argument("--impl", default="reference", help="'reference' or module:factory (in-process)")
-    p.add_argument("--cmd", help="command line of a stdio implementation")
+    p.add_argument("--cmd", type=non_blank, help="command line of a stdio implementation (not empty)")
     p.add_argument("--timeout", type=positive(float), default=10.0, help="seconds per request (stdio)")
     p.add_argument(
         "--max-line", type=positive(int), default=MAX_LINE, help="longest reply line in bytes (stdio; default 8 MiB)"
@@ -49,22 +53,6 @@ def adapter_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def positive(kind: type[float] | type[int]) -> Callable[[str], float]:
-    """An argparse type: a number above zero (NaN and infinity refused)."""
-
-    def read(text: str) -> float:
-        try:
-            number = kind(text)
-        except ValueError:
-            number = 0
-        if not 0 < number < float("inf"):
-            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-        return number
-
-    read.__name__ = kind.__name__
-    return read
-
-
 def replay_name(args: argparse.Namespace) -> str:
     """How replay commands name the implementation of this run."""
     return f'--cmd "{args.cmd}"' if args.cmd else f"--impl {args.impl}"
@@ -74,20 +62,15 @@ class OutputError(CrescentError):
     """An output file or folder that cannot be written; names it and says why."""
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file renamed into place (never half-written)."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-    except OSError as err:
-        tmp.unlink(missing_ok=True)
-        raise OutputError(f"cannot write {path}: {err.strerror or err}") from None
-
-
 def make_folder(path: Path) -> None:
     """Create an output folder (and its parents); OutputError when it cannot be."""
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise OutputError(f"cannot make the folder {path}: {err.strerror or err}") from None
+
+
+def nothing_judged(command: str, why: str) -> int:
+    """Say on stderr that ``command`` judged nothing, and why; the exit code (1: never green)."""
+    print(f"crescent-conformance {command}: nothing was judged: {why}", file=sys.stderr)
+    return FAILED

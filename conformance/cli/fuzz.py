@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 from conformance.adapter import Adapter
 from conformance.adapters.session import make_adapter
-from conformance.cli.common import Command, adapter_options
+from conformance.cli.common import Command, adapter_options, nothing_judged, positive
 from conformance.judging.expectations import fuzz_rules, load_expectations
 
 EPILOG = """\
@@ -37,14 +38,17 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.epilog = EPILOG
     p.add_argument("--profile", default="app", help="the profile to play (base or base+variants)")
-    p.add_argument("--games", type=int, help="most games to play (default 300; no limit with --seconds alone)")
-    p.add_argument("--examples", dest="games", type=int, help=argparse.SUPPRESS)  # the old name of --games
-    p.add_argument("--seconds", type=float, help="most seconds to play (with --games, whichever ends first)")
-    p.add_argument("--steps", type=int, default=40, help="most actions a game after its corner's script")
+    p.add_argument("--games", type=positive(int),
+                   help="most games to play (default 300; no limit with --seconds alone)")  # fmt: skip
+    p.add_argument("--examples", dest="games", type=positive(int), help=argparse.SUPPRESS)  # the old name of --games
+    p.add_argument("--seconds", type=positive(float), help="most seconds to play (with --games, whichever ends first)")
+    p.add_argument("--steps", type=positive(int, zero=True), default=40,
+                   help="most actions a game after its corner's script")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed plays the same games")
     p.add_argument("--out", type=Path, default=Path("fuzz-findings"), help="folder for the scenario files")
-    p.add_argument("--max-findings", type=int, default=20, help="stop after this many findings (one per rule)")
-    p.add_argument("--shrink-seconds", type=float, default=10.0,
+    p.add_argument("--max-findings", type=positive(int), default=20,
+                   help="stop after this many findings (one per rule)")  # fmt: skip
+    p.add_argument("--shrink-seconds", type=positive(float), default=10.0,
                    help="time cap for shrinking one finding, all passes together")
     p.add_argument("--no-shrink", action="store_true", help="report findings as found, unshrunk")
     p.add_argument("--ignore", action="append", default=[], metavar="KIND:VALUE", help="a difference to look past")
@@ -69,14 +73,46 @@ def _fuzz(args: argparse.Namespace) -> int:
         ignore=ignore, corners=tuple(args.corner), quiet=args.quiet,
     )
     print(f"fuzz {args.profile}: seed {args.seed} (replay with --seed {args.seed})", flush=True)
-    report = fuzz(lambda: _adapter(args), config)
+    undeclared: list[str] = []
+    try:
+        report = fuzz(_declared_adapter(args, undeclared), config)
+    except _Undeclared:
+        return nothing_judged("fuzz", f"--profile {args.profile}: {undeclared[0]}")
     ignored = f", {sum(report.ignored.values())} ignored" if report.ignored else ""
     print(f"{report.games} games, {report.actions} actions in {report.seconds:.1f}s "
           f"({report.rate:,.0f} actions/s), {len(report.findings)} finding(s), {report.folded} difference(s) "
           f"folded into them{ignored}")
     for number, finding in enumerate(report.findings, 1):
         print(f"DIFFERENCE {number}: {finding}")
+    if not report.findings and not report.actions:
+        return nothing_judged("fuzz", f"no game was played in {report.games} tried (every start skipped)")
     return 1 if report.findings else 0
+
+
+class _Undeclared(Exception):
+    """The implementation does not declare the profile fuzz is asked to play."""
+
+
+def _declared_adapter(args: argparse.Namespace, why: list[str]) -> Callable[[], Adapter]:
+    """A factory of adapters whose first adapter is checked to declare ``--profile`` (the handshake is kept,
+    so fuzz asks it again for free); a failed handshake is left to fuzz, which reports it."""
+    made = [0]
+
+    def make() -> Adapter:
+        adapter = _adapter(args)
+        made[0] += 1
+        if made[0] == 1:
+            try:
+                found = adapter.info().supports(args.profile)
+            except Exception:  # an adapter fault: fuzz meets it again and reports it as a finding
+                return adapter
+            if found is not None:
+                adapter.close()
+                why.append(found)
+                raise _Undeclared(found)
+        return adapter
+
+    return make
 
 
 def _adapter(args: argparse.Namespace) -> Adapter:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from conformance.cli.common import Command, write_atomic
+from conformance.cli.common import Command
+from conformance.files import write_atomic
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -19,10 +20,10 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def write_matrix(files: list[Path], out: Path, all_profiles: bool = False) -> int:
     """Read every report, draw the page to ``out``."""
-    from conformance.docs.htmlreport import read_report
     from conformance.docs.matrix import render_matrix
+    from conformance.reportfile import read_report
 
-    write_atomic(out, render_matrix([read_report(f) for f in files], all_profiles))
+    write_atomic(out, render_matrix([read_report(f) for f in files], all_profiles), "--out")
     print(f"wrote {out} ({len(files)} implementations)")
     return 0
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conformance.adapter import Adapter, AdapterError, Info, RuleError, Skip
 from conformance.adapters.session import make_adapter
-from conformance.cli.common import Command, adapter_options
+from conformance.cli.common import Command, adapter_options, nothing_judged, positive
 from conformance.judging.expectations import Expectations, load_expectations
 from crescent_ref.progress import progress
 
@@ -15,7 +15,7 @@ from crescent_ref.progress import progress
 def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``perft``."""
     adapter_options(p)
-    p.add_argument("--max-depth", type=int, default=3, help="check depths up to this one")
+    p.add_argument("--max-depth", type=positive(int), default=3, help="check depths up to this one")
     p.add_argument(
         "--expectations",
         type=Path,
@@ -41,6 +41,8 @@ def _perft(args: argparse.Namespace) -> int:
         [f"  (counts of deviated profiles from the reference under the declared rules: {declared})"] if declared else []
     )
     print("\n".join(lines))
+    if not checked:
+        return nothing_judged("perft", f"no perft case is of a declared profile ({', '.join(info.profiles) or 'none'})")
     return 1 if bad else 0
 
 

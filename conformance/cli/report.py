@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,9 @@ def configure_html(p: argparse.ArgumentParser) -> None:
 
 def _report(args: argparse.Namespace) -> int:
     """Print a JSON report: header, per-area counts, each failure."""
-    data = json.loads(args.file.read_text(encoding="utf-8"))
+    from conformance.reportfile import read_report
+
+    data = read_report(args.file)
     impl = data["implementation"]
     print(
         f"{impl['name']} {impl['version']} ({impl['language']}) — kit {data['kit_version']}, "

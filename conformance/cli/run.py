@@ -88,7 +88,7 @@ def _run(args: argparse.Namespace) -> int:
     adapter = _adapter(args)
     info, results, interrupted = _play_all(adapter, pairs, args.quiet)
     results = expectations.applied(results)
-    complete = not (args.profile or args.id or interrupted)
+    complete = not (args.profile or args.id or interrupted) and len(results) == len(pairs)
     header = {**report_header(info, sorted({p for _, p in pairs}), complete), "planned": len(pairs)}
     _summary(args, info, header, results, began)
     if args.report:

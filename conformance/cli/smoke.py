@@ -7,7 +7,7 @@ import argparse
 from conformance.adapter import AdapterError, Info
 from conformance.adapters.replies import shown
 from conformance.adapters.session import make_adapter
-from conformance.cli.common import Command, adapter_options, replay_name
+from conformance.cli.common import Command, adapter_options, nothing_judged, replay_name
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
 from conformance.judging.runner import Result, run_scenario, why_skip
@@ -34,6 +34,8 @@ def _smoke(args: argparse.Namespace) -> int:
         return 1
     finally:
         adapter.close()
+    if not results:
+        return nothing_judged("smoke", f"no scenario runs in a declared profile ({', '.join(info.profiles) or 'none'})")
     code = _smoke_verdict(results)
     print("\n".join(next_steps(results, replay_name(args))))
     return code

@@ -6,7 +6,7 @@ import argparse
 
 from conformance.adapter import Adapter, AdapterError, RuleError, Skip
 from conformance.adapters.session import make_adapter
-from conformance.cli.common import Command, adapter_options
+from conformance.cli.common import Command, adapter_options, nothing_judged, positive
 from conformance.explore.winnable import CodeCheck
 from crescent_ref.progress import progress
 from crescent_ref.solver import Budget
@@ -17,8 +17,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     adapter_options(p)
     p.add_argument("--profile", default="app", help="the profile the deals are played in (default: app)")
     p.add_argument("--codes", nargs="+", required=True, help="the game codes claimed winnable")
-    p.add_argument("--seconds", type=float, default=30.0, help="the solver's time budget per code")
-    p.add_argument("--nodes", type=int, default=2_000_000, help="the solver's node budget per code")
+    p.add_argument("--seconds", type=positive(float), default=30.0, help="the solver's time budget per code")
+    p.add_argument("--nodes", type=positive(int), default=2_000_000, help="the solver's node budget per code")
 
 
 def _winnable(args: argparse.Namespace) -> int:
@@ -28,6 +28,9 @@ def _winnable(args: argparse.Namespace) -> int:
     adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
     budget = Budget(nodes=args.nodes, seconds=args.seconds)
     try:
+        why = adapter.info().supports(args.profile)
+        if why is not None:
+            return nothing_judged("winnable", f"--profile {args.profile}: {why}")
         checks = [_checked(adapter, args.profile, code, budget)
                   for code in progress(args.codes, "codes", unit="code")]
     finally:

@@ -8,18 +8,18 @@ edit of metadata alone is listed as such.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
 from conformance.corpus.load import read_file, scenario_files
 from conformance.corpus.scenarios import Expect, Scenario, Step
 from conformance.corpus.trace import coverage
+from conformance.corpus.yamlines import load
+from conformance.reading import load_json
 from crescent_ref.errors import ScenarioError
 
 GIVEN = ("profiles", "features", "position", "code", "given_state", "given_by_profile")
@@ -61,7 +61,7 @@ def load_scenarios(spec: Path) -> list[Scenario]:
     schema_file = spec / "schema" / "scenario.schema.json"
     validator = None
     if schema_file.is_file():
-        validator = jsonschema.Draft202012Validator(json.loads(schema_file.read_text(encoding="utf-8")))
+        validator = jsonschema.Draft202012Validator(load_json(schema_file, "schema")[0])
     return [sc for path in scenario_files([spec / "scenarios"]) for sc in read_file(path, validator)]
 
 
@@ -125,11 +125,12 @@ def statement_texts(spec: Path) -> dict[str, str]:
     path = spec / "statements.yaml"
     if not path.is_file():
         return {}
-    try:
-        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as err:
-        raise ScenarioError(str(path), None, "", f"not readable YAML: {err}") from None
-    return {s["id"]: s.get("summary", "") for s in data.get("statements", [])}
+    data: Any = load(path).data
+    statements = data.get("statements", []) if isinstance(data, dict) else None
+    if not isinstance(statements, list) or not all(isinstance(s, dict) and isinstance(s.get("id"), str)
+                                                   for s in statements):  # fmt: skip
+        raise ScenarioError(str(path), None, "statements", "expected a list of statements, each with an id")
+    return {s["id"]: str(s.get("summary", "")) for s in statements}
 
 
 def coverage_changes(old_spec: Path, new_spec: Path, old: list[Scenario], new: list[Scenario]) -> list[CoverageChange]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from conformance.corpus import cache
 from conformance.corpus.scenarios import Citation, Expect, Scenario, Step
 from conformance.corpus.yamlines import JsonPath, Located, load, parse
+from conformance.reading import decode, read_bytes
 from crescent_ref.errors import CrescentError, ScenarioError
 from crescent_ref.spec_files import spec_dir
 
@@ -113,18 +114,12 @@ def _parse_file(path: Path, validator: jsonschema.Draft202012Validator | None = 
 
 def _validated(path: Path) -> Located:
     """The file loaded and checked against the shipped schema, from the cache when it holds these bytes."""
-    try:
-        content = path.read_bytes()
-    except OSError as err:
-        raise ScenarioError(str(path), None, "", f"cannot read the file: {err}") from None
+    content = read_bytes(path)  # bounded in size (conformance.reading)
     hit = cache.lookup(str(path), content)
     if hit is not None:
         _RECORDS[str(path)] = FileRecord(hit[0], content, hit[1])
         return hit[0]
-    try:
-        doc = parse(content.decode("utf-8"), path)
-    except UnicodeDecodeError as err:
-        raise ScenarioError(str(path), None, "", f"cannot read the file: {err}") from None
+    doc = parse(decode(content, path), path)
     errors = schema_errors(doc)
     if errors:
         raise errors[0]

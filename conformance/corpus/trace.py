@@ -86,7 +86,9 @@ def render(scenarios: list[Scenario]) -> str:
 
 def write(scenarios: list[Scenario]) -> None:
     """Regenerate spec/traceability.md."""
-    (spec_dir() / TRACE_FILE).write_text(render(scenarios), encoding="utf-8")
+    from conformance.files import write_atomic
+
+    write_atomic(spec_dir() / TRACE_FILE, render(scenarios))
 
 
 def stale(scenarios: list[Scenario]) -> bool:

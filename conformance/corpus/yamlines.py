@@ -1,7 +1,9 @@
 """Load YAML while remembering the line of every node, so errors can name file and line.
 
 Aliases (``*name``) are read, but the expanded document may hold at most ``MAX_NODES`` nodes:
-a kilobyte of nested aliases would otherwise expand to gigabytes (a "billion laughs").
+a kilobyte of nested aliases would otherwise expand to gigabytes (a "billion laughs"). An alias
+inside the node it names (``&a [*a]``) is refused, as is nesting deeper than ``MAX_DEPTH`` or an
+integer longer than conformance.reading's bound; the file is read by the bounded reader.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from conformance.reading import MAX_DEPTH, MAX_DIGITS, read_text
 from crescent_ref.errors import ScenarioError
 
 JsonPath = tuple[str | int, ...]
@@ -37,11 +40,7 @@ class Located:
 def load(path: Path) -> Located:
     """Parse ``path``; ScenarioError (with the line where known) for an unreadable file, bad YAML,
     an alias or a duplicate key."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScenarioError(str(path), None, "", f"cannot read the file: {err}") from None
-    return parse(text, path)
+    return parse(read_text(path), path)
 
 
 def parse(text: str, path: Path) -> Located:
@@ -54,39 +53,67 @@ def parse(text: str, path: Path) -> Located:
     except (yaml.YAMLError, RecursionError) as err:
         raise ScenarioError(str(path), None, "", f"YAML: {str(err)[:200]}") from None
     lines: dict[JsonPath, int] = {}
-    data = _convert(node, (), lines, str(path), [0]) if node is not None else None
+    data = _convert(node, (), lines, str(path), [0], ()) if node is not None else None
     return Located(str(path), data, lines)
 
 
 _constructor = yaml.constructor.SafeConstructor()
 
 
-def _convert(node: yaml.Node, path: JsonPath, lines: dict[JsonPath, int], file: str, seen: list[int]) -> Any:
-    """The value of ``node``; ``seen[0]`` counts the nodes expanded so far (an alias's again)."""
+def _convert(
+    node: yaml.Node, path: JsonPath, lines: dict[JsonPath, int], file: str, seen: list[int], above: tuple[int, ...]
+) -> Any:
+    """The value of ``node``; ``seen[0]`` counts the nodes expanded so far (an alias's again), ``above``
+    holds the ids of the nodes it sits in (an alias to one of them would never end)."""
     seen[0] += 1
+    where = "/".join(str(p) for p in path)
+    line = lines.get(path[:-1], node.start_mark.line + 1)  # the container (an alias's node is the anchor's)
     if seen[0] > MAX_NODES:
-        where = "/".join(str(p) for p in path)
-        line = lines.get(path[:-1], node.start_mark.line + 1)  # the container (an alias's node is the anchor's)
         raise ScenarioError(file, line, where, f"more than {MAX_NODES} values once aliases are expanded")
+    if id(node) in above:
+        raise ScenarioError(file, line, where, "an alias inside the node it names (a recursive alias)")
+    if len(above) >= MAX_DEPTH:
+        raise ScenarioError(file, line, where, f"nested more than {MAX_DEPTH} levels deep")
     lines[path] = node.start_mark.line + 1
+    inside = (*above, id(node))
     if isinstance(node, yaml.MappingNode):
-        return _mapping(node, path, lines, file, seen)
+        return _mapping(node, path, lines, file, seen, inside)
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, (*path, i), lines, file, seen) for i, item in enumerate(node.value)]
+        return [_convert(item, (*path, i), lines, file, seen, inside) for i, item in enumerate(node.value)]
+    return _scalar(node, where, file)
+
+
+def _scalar(node: yaml.Node, where: str, file: str) -> Any:
+    line = node.start_mark.line + 1
+    if node.tag == "tag:yaml.org,2002:int" and len(str(node.value).lstrip("+-")) > MAX_DIGITS:
+        raise ScenarioError(file, line, where, f"an integer of {len(str(node.value))} digits (at most {MAX_DIGITS})")
     try:
         return _constructor.construct_object(node, deep=True)
-    except (yaml.YAMLError, ValueError, OverflowError) as err:
-        raise ScenarioError(file, node.start_mark.line + 1, "/".join(str(p) for p in path), str(err)[:200]) from None
+    except (yaml.YAMLError, ValueError, OverflowError, RecursionError) as err:
+        raise ScenarioError(file, line, where, str(err)[:200]) from None
 
 
 def _mapping(
-    node: yaml.MappingNode, path: JsonPath, lines: dict[JsonPath, int], file: str, seen: list[int]
+    node: yaml.MappingNode,
+    path: JsonPath,
+    lines: dict[JsonPath, int],
+    file: str,
+    seen: list[int],
+    above: tuple[int, ...],
 ) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key_node, value_node in node.value:
-        key = str(_convert(key_node, (*path, "(key)"), {}, file, seen))
+        key = _key(_convert(key_node, (*path, "(key)"), {}, file, seen, above), key_node, path, file)
         if key in result:
             where = "/".join(str(p) for p in (*path, key))
             raise ScenarioError(file, key_node.start_mark.line + 1, where, f"duplicate key {key!r}")
-        result[key] = _convert(value_node, (*path, key), lines, file, seen)
+        result[key] = _convert(value_node, (*path, key), lines, file, seen, above)
     return result
+
+
+def _key(value: Any, node: yaml.Node, path: JsonPath, file: str) -> str:
+    """A mapping key as text; a list or a mapping as a key is refused."""
+    if isinstance(value, list | dict):
+        where = "/".join(str(p) for p in path)
+        raise ScenarioError(file, node.start_mark.line + 1, where, "a key that is a list or a mapping")
+    return str(value)

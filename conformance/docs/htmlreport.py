@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from html import escape
 from pathlib import Path
@@ -12,13 +11,13 @@ from conformance.docs.html import page, raw, tag
 from conformance.docs.svg import changed_places, table_svg
 from conformance.files import check_writable, write_atomic
 from conformance.judging.report import BAD_OUTCOMES, counts, outcome
+from conformance.reportfile import read_report as read_report
 from conformance.wording import claimed_profiles, grounds_of, not_run, shown_path, unit_line
-from crescent_ref.errors import CrescentError, ScenarioError
+from crescent_ref.errors import CrescentError
 from crescent_ref.position import Position
 
 VERDICTS = ("passed", "failed", "errored", "skipped", "xfailed", "expected-failure", "xpassed")
 BAD = ("failed", "errored", "xpassed")
-RECORD_KEYS = ("id", "profile", "area", "verdict")
 # The report's own layout: a profile x area table that wraps its cells between marks rather than run past the
 # page (it fitted 1400 px only for one verdict a cell), mismatch cells that break long position texts, and the
 # totals in a line of their own at the top.
@@ -196,23 +195,6 @@ def after_figure(before: str, after: str) -> str:
     return raw("div", svg + tag("div", caption + " (changed places outlined)", "figcap"), "figure") + texts
 
 
-def read_report(path: Path) -> dict[str, Any]:
-    """Load a JSON run report; ScenarioError names the file and what is wrong with it."""
-    try:
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ScenarioError(str(path), None, "", f"not a readable JSON report: {err}") from None
-    missing = [k for k in ("implementation", "results", "summary", "complete", "time") if k not in data]
-    if missing:
-        raise ScenarioError(str(path), None, "$", f"not a run report: missing {', '.join(missing)}")
-    for i, record in enumerate(data["results"]):
-        lacking = [k for k in RECORD_KEYS if not isinstance(record, dict) or k not in record]
-        if lacking:
-            why = f"not a report record: missing {', '.join(lacking)}"
-            raise ScenarioError(str(path), None, f"$.results[{i}]", why)
-    return data
-
-
 def write_html_report(
     source: Path, out: Path | None = None, replay: str | None = None, *, all_profiles: bool = False
 ) -> Path:
@@ -220,5 +202,5 @@ def write_html_report(
     target = out or source.with_suffix(".html")
     data = read_report(source)
     check_writable(target, "--out")
-    write_atomic(target, render_report(data, replay, all_profiles=all_profiles))
+    write_atomic(target, render_report(data, replay, all_profiles=all_profiles), "--out")
     return target

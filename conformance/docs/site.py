@@ -17,6 +17,7 @@ from conformance.docs.spec_pages import (
     reasons_page,
     traceability_page,
 )
+from conformance.files import check_folder, write_folder
 from crescent_ref.profiles import base_names
 from crescent_ref.progress import progress
 
@@ -44,16 +45,11 @@ def pages(corpus: list[Scenario]) -> dict[str, str]:
 
 
 def build(out: Path = DEFAULT_OUT, corpus: list[Scenario] | None = None) -> list[Path]:
-    """Write every page into ``out`` (created if missing); returns the files written."""
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, html in pages(corpus if corpus is not None else load_corpus()).items():
-        path = out / name
-        path.write_text(html, encoding="utf-8")
-        written.append(path)
-    script = out / PLAY_FILE
-    script.write_text(play_script(), encoding="utf-8")
-    return [*written, script]
+    """Write every page into ``out``: built in a folder beside it and moved into place whole, so a failed
+    build (a full disk) leaves the old site as it was. Returns the files written."""
+    check_folder(out)
+    built = pages(corpus if corpus is not None else load_corpus())
+    return write_folder(out, {**built, PLAY_FILE: play_script()})
 
 
 def index_page(corpus: list[Scenario]) -> str:

@@ -3,7 +3,10 @@
 For each code the reference solver (crescent_ref.solver) answers with full information. A code it
 wins comes with a winning line: the line is played through the implementation's adapter (any
 ``conformance.adapter.Adapter``, in-process or over stdio), and the claim holds when every action
-is accepted and the game ends ``won``. A code the solver proves not winnable is reported as such:
+is accepted and the table shows the win: the line replayed on the reference ends won with every
+card on the foundations, and the state the implementation reports after the last action has the
+same foundations (each one finished), no card left in a pile and the status ``won``. The
+implementation's word alone (a ``won`` status) is not taken. A code the solver proves not winnable is reported as such:
 the claim is false whatever the implementation does. A code the solver cannot decide within its
 budget is reported ``unknown``, never counted either way.
 
@@ -15,12 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from conformance.adapter import Adapter
+from conformance.adapter import Adapter, AdapterError
 from crescent_ref.exits import FAILED, OK
 from crescent_ref.game import Game
 from crescent_ref.solver import Budget, solve
+from crescent_ref.state_json import game_state
 
 Finding = Literal["won", "not-won", "not-winnable", "unknown"]
 
@@ -45,16 +49,67 @@ def check_code(adapter: Adapter, profile: str, code: str, budget: Budget) -> Cod
         return CodeCheck(code, profile, "not-winnable", f"proved: {answer.proof}")
     if answer.verdict == "unknown":
         return CodeCheck(code, profile, "unknown", f"the solver's {answer.limit} budget ran out")
+    line = [str(action) for action in answer.line]
+    reference = _replayed(profile, code, line)
+    if reference is None:
+        return CodeCheck(code, profile, "unknown", "the solver's line does not win on the reference (a solver bug)")
+    try:
+        played = _play(adapter, profile, code, line)
+    except AdapterError as err:  # an adapter fault is this code's result, not the end of the command
+        return CodeCheck(code, profile, "not-won", f"the adapter failed: {err.message}")
+    if isinstance(played, str):
+        return CodeCheck(code, profile, "not-won", played)
+    short = _short_of_win(played, reference)
+    if short:
+        return CodeCheck(code, profile, "not-won", f"after the {len(line)}-action line {short}")
+    return CodeCheck(code, profile, "won", f"the solver's {len(line)}-action line wins, every card home")
+
+
+def _play(adapter: Adapter, profile: str, code: str, line: list[str]) -> dict[str, Any] | str:
+    """The implementation's state after the line, or why the line did not get through."""
     adapter.start(profile, code=code)
-    status = ""
-    for number, action in enumerate(answer.line, 1):
-        reply = adapter.act(str(action))
+    state: dict[str, Any] = {}
+    for number, action in enumerate(line, 1):
+        reply = adapter.act(action)
         if not reply.accepted:
-            return CodeCheck(code, profile, "not-won", f"action {number} {action} refused ({reply.reason})")
-        status = str(reply.state.get("status", ""))
-    if status != "won":
-        return CodeCheck(code, profile, "not-won", f"after the {len(answer.line)}-action line the status is {status!r}")
-    return CodeCheck(code, profile, "won", f"the solver's {len(answer.line)}-action line wins")
+            return f"action {number} {action} refused ({reply.reason})"
+        state = reply.state
+    return state
+
+
+def _replayed(profile: str, code: str, line: list[str]) -> dict[str, Any] | None:
+    """The reference's state after ``line``, when every action is accepted and it ends won, cards all home."""
+    game = Game.deal(profile, code)
+    if not all(game.apply(action).accepted for action in line):
+        return None
+    state = game_state(game)
+    won = state["status"] == "won" and not any(state["piles"]) and not state["held"]
+    return state if won else None
+
+
+def _short_of_win(state: dict[str, Any], reference: dict[str, Any]) -> str:
+    """What the implementation's final state lacks of the reference's won table ("" when nothing)."""
+    foundations = state.get("foundations")
+    if not isinstance(foundations, dict):
+        return "the reported state has no foundations to check the win on"
+    unfinished = sorted(k for k, top in reference["foundations"].items() if foundations.get(k) != top)
+    if unfinished:
+        shown = ", ".join(f"{k} at {foundations.get(k)!r}" for k in unfinished[:4])
+        return f"{len(unfinished)} foundation(s) are not finished ({shown}; each should end at its last card)"
+    piles = state.get("piles")
+    if piles is not None and (not isinstance(piles, list) or any(piles)):
+        return f"cards are left in the piles ({_count(piles)} of them)"
+    if "foundation_cards" in state and state["foundation_cards"] != reference["foundation_cards"]:
+        return f"foundation_cards is {state['foundation_cards']!r}, not {reference['foundation_cards']}"
+    if state.get("status") != "won":
+        return f"the cards are home but the status is {state.get('status')!r}"
+    return ""
+
+
+def _count(piles: Any) -> str:
+    if not isinstance(piles, list):
+        return "unreadable"
+    return str(sum(len(p) if isinstance(p, list) else 1 for p in piles))
 
 
 def check_codes(adapter: Adapter, profile: str, codes: Iterable[str], budget: Budget) -> list[CodeCheck]:

@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crescent_ref.errors import ScenarioError
-
 BAD = frozenset({"failed", "errored", "xpassed"})
 KINDS = ("newly-failing", "newly-errored", "newly-skipped", "newly-passing", "changed", "added", "removed")
 _NEW_VERDICT_KIND = {"failed": "newly-failing", "errored": "newly-errored", "skipped": "newly-skipped",
@@ -186,8 +184,7 @@ def read_allow_file(path: Path) -> list[str]:
         from conformance.judging.expectations import load_expectations
 
         return list(load_expectations(path).deviations)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScenarioError(str(path), None, "", f"cannot read the allow file: {err}") from None
+    from conformance.reading import read_text
+
+    text = read_text(path, "allow file")
     return [line.split("#", 1)[0].strip() for line in text.splitlines() if line.split("#", 1)[0].strip()]

@@ -82,6 +82,9 @@ def load_expectations(path: str | Path | None) -> Expectations:
         why = "expected a mapping 'deviations: {id: why}'"
         raise ScenarioError(doc.file, doc.line(("deviations",)), "deviations", why)
     lines = {str(k): doc.line(("deviations", k)) for k in deviations}
+    for key, why in deviations.items():
+        if why is not None and not isinstance(why, str):
+            raise ScenarioError(doc.file, lines[key], f"deviations/{key}", "the reason must be text")
     return Expectations({str(k): str(v or "") for k, v in deviations.items()}, doc.file, lines)
 
 

@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from conformance.logs.model import EFFECTS, FORMAT_VERSION, STATE_FIELDS, GameLog, LogHeader, LogRecord
+from conformance.reading import InputFileError, parse_json, read_text
 from crescent_ref.actions import Action
 from crescent_ref.deal import parse_code
 from crescent_ref.errors import CrescentError, NotationError
 from crescent_ref.position import Position
 
+MAX_LOG_BYTES = 256 * 2**20  # a log of 100,000 actions with the whole state on every line is about 200 MiB
 _FIELDS = frozenset(STATE_FIELDS)
 HEADER_KEYS = {"crescent_log", "profile", "position", "code", "implementation", "deviations", "state", "meta"}
 RECORD_KEYS = {"action", "accepted", "reason", "effect", "moves", "state", "meta"}
@@ -37,12 +39,16 @@ class LogError(CrescentError):
 
 
 def read_log(path: Path) -> GameLog:
-    """Read and check a log file; raises LogError for the first bad line (or an unreadable file)."""
+    """Read and check a log file; raises LogError for the first bad line (or an unreadable file).
+
+    Lines end at a newline only: U+2028 and the other breaks ``str.splitlines`` knows may stand raw
+    inside a JSON string.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise LogError(str(path), 0, str(path), f"cannot read the log: {err}") from None
-    return read_lines(str(path), text.splitlines())
+        text = read_text(path, "log", MAX_LOG_BYTES)
+    except InputFileError as err:
+        raise LogError(str(path), err.line or 0, str(path), err.why) from None
+    return read_lines(str(path), [line.removesuffix("\r") for line in text.split("\n")])
 
 
 def read_lines(file: str, lines: list[str]) -> GameLog:
@@ -75,9 +81,9 @@ class _Line:
 
     def object(self) -> dict[str, Any]:
         try:
-            data = json.loads(self.text)
-        except json.JSONDecodeError as err:
-            self.fail(f"not JSON ({err.msg} at column {err.colno})")
+            data = parse_json(self.text, self.file, self.number)
+        except InputFileError as err:
+            self.fail(err.why)
         if not isinstance(data, dict):
             self.fail("not a JSON object")
         return data

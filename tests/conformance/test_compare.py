@@ -146,4 +146,5 @@ def test_a_broken_report_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "bad.json" in capsys.readouterr().err
     broken = write(tmp_path, "broken.json", {**report([]), "results": [{"id": "a", "profile": "app"}]})
     assert main(["compare", str(old), str(broken)]) == 2
-    assert "broken.json: $.results[0]: not a report record: missing area, verdict" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "broken.json:1: $.results[0]: not a report record: missing area, verdict" in err

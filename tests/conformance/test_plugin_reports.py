@@ -168,3 +168,20 @@ def test_max_failures_shows_the_first_in_full_and_the_rest_in_one_line(kit: pyte
     assert capped.count("  replay: crescent-conformance run") == 1
     assert capped.count("(in full only the first 1: --crescent-max-failures)") == full - 1
     assert "--crescent-max-failures 'x'" in run(kit, *args, "--crescent-max-failures", "x").stderr.str()
+
+
+def test_an_item_deselected_under_xdist_makes_the_report_incomplete(kit: pytest.Pytester) -> None:
+    """xdist workers deselect where the controller cannot see it: 748 of 749 runs is not complete."""
+    first = pairs()[0]
+    node = f"crescent/{first[0].file.rsplit('/', 1)[-1]}::{key(first)}"
+    args = ("--crescent-impl", "reference", "--crescent-report", "r.json")
+    run_apart(kit, "-p", "xdist", "-n", "2", *args, "--deselect", node)
+    report = read_json(kit.path / "r.json")
+    assert len(report["results"]) == len(pairs()) - 1 and key(first) not in record_keys(report)
+    assert report["complete"] is False
+
+
+def test_an_empty_crescent_cmd_is_a_usage_error(kit: pytest.Pytester) -> None:
+    result = run(kit, "--crescent-cmd", "  ")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--crescent-cmd is empty" in result.stderr.str()

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.adapter import Reply
+from conformance.adapter import AdapterError, Reply
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.cli import main
 from conformance.explore.winnable import CodeCheck, check_code, exit_code
 from crescent_ref.solver import Budget
+from crescent_ref.state_json import game_state
 
 EASY = "CR1-N-BAAAAAA"  # the solver wins it in app within a few thousand positions
 BUDGET = Budget(nodes=40_000, seconds=60)
@@ -51,3 +52,52 @@ def test_the_subcommand_reports_each_code(capsys: pytest.CaptureFixture[str]) ->
     assert main(["winnable", "--profile", "app", "--codes", EASY, "--nodes", "40000"]) == 0
     out = capsys.readouterr().out
     assert f"{EASY} app: won" in out and "1 won, 0 not-won" in out
+
+
+class SaysWonMovesNothing(ReferenceAdapter):
+    """Accepts every action, moves no card, and reports the status ``won`` (the adapter's word only)."""
+
+    def act(self, action: str) -> Reply:
+        return Reply(True, None, "move", (), {**game_state(self._game()), "status": "won"})
+
+
+class HidesTheFoundations(ReferenceAdapter):
+    """Plays the line for real but reports no foundations: the win cannot be seen on its table."""
+
+    def act(self, action: str) -> Reply:
+        reply = super().act(action)
+        return Reply(reply.accepted, reply.reason, reply.effect, reply.moves,
+                     {k: v for k, v in reply.state.items() if k != "foundations"})  # fmt: skip
+
+
+def test_a_won_status_without_the_cards_home_is_not_a_win() -> None:
+    check = check_code(SaysWonMovesNothing(), "app", EASY, BUDGET)
+    assert check.finding == "not-won" and "foundation" in check.detail
+    assert exit_code([check]) == 1
+
+
+def test_a_state_without_foundations_is_not_taken_as_a_win() -> None:
+    check = check_code(HidesTheFoundations(), "app", EASY, BUDGET)
+    assert check.finding == "not-won" and "no foundations" in check.detail
+
+
+def test_winnable_in_a_profile_not_declared_judges_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["winnable", "--impl", "tests.hostile.hostile_impls:skipper", "--codes", EASY]) == 1
+    assert "nothing was judged" in capsys.readouterr().err
+
+
+class CrashesMidway(ReferenceAdapter):
+    """Fails like a crashed process at the fifth action."""
+
+    acts = 0
+
+    def act(self, action: str) -> Reply:
+        self.acts += 1
+        if self.acts == 5:
+            raise AdapterError("the implementation exited (crash)")
+        return super().act(action)
+
+
+def test_an_adapter_fault_is_the_codes_result() -> None:
+    check = check_code(CrashesMidway(), "app", EASY, BUDGET)
+    assert check.finding == "not-won" and "the adapter failed: the implementation exited (crash)" in check.detail

@@ -74,7 +74,7 @@ def test_an_unwritable_output_is_one_clear_error(tmp_path: Path, capsys: pytest.
     source = tmp_path / "r.json"
     source.write_text(json.dumps(report({"app": ["passed"]})), encoding="utf-8")
     assert main(["badge", str(source), "--out", str(tmp_path / "no" / "such" / "b.svg")]) == 2
-    assert "cannot write" in capsys.readouterr().err and not list(tmp_path.rglob("*.tmp"))
+    assert "cannot be written: the folder" in capsys.readouterr().err and not list(tmp_path.rglob("*.tmp"))
     (tmp_path / "file").write_text("", encoding="utf-8")
     assert main(["badge", str(source), "--each-profile", "--out", str(tmp_path / "file")]) == 2
     assert "cannot make the folder" in capsys.readouterr().err

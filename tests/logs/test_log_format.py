@@ -134,9 +134,11 @@ def test_check_log_says_one_line_for_a_bad_log(tmp_path: Path, capsys: pytest.Ca
     bad = tmp_path / "bad.jsonl"
     write_log(bad, [text(HEADER), "{oops"])
     assert conformance_main(["check-log", str(bad), str(tmp_path / "missing.jsonl")]) == 2
-    out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith(f"log {bad}:2: not JSON") and out[0].endswith("{oops")
-    assert out[1].startswith(f"log {tmp_path / 'missing.jsonl'}:0: cannot read the log")
+    seen = capsys.readouterr()
+    err = seen.err.splitlines()
+    assert err[0].startswith(f"check-log: log {bad}:2: not JSON") and err[0].endswith("{oops")
+    assert err[1].startswith(f"check-log: log {tmp_path / 'missing.jsonl'}:0: cannot read the log")
+    assert "not JSON" not in seen.out and "cannot read" not in seen.out
     assert conformance_main(["check-log", str(bad), "--profile", "nope"]) == 2
     assert "invalid profile: 'nope'" in capsys.readouterr().err
 
