@@ -19,6 +19,7 @@ import yaml
 from conformance.explore.fuzz.compare import Difference
 from conformance.explore.fuzz.diagnose import Diagnosis
 from conformance.explore.fuzz.shrink import Case
+from conformance.files import write_atomic
 from crescent_ref.game import Game, Outcome
 from crescent_ref.profiles import Profile
 from crescent_ref.state_json import game_state
@@ -126,7 +127,5 @@ def write(folder: Path, sc: dict[str, Any]) -> Path:
     path = folder / f"{sc['id'].removesuffix('-001')}.yaml"
     body = yaml.safe_dump({"area": "differential", "scenarios": [sc]}, allow_unicode=True, sort_keys=False,
                           width=10_000)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("# yaml-language-server: $schema=../schema/scenario.schema.json\n" + body, encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, "# yaml-language-server: $schema=../schema/scenario.schema.json\n" + body, "--out")
     return path
