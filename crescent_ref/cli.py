@@ -95,6 +95,9 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
         metavar="ACTION",
         help="actions in order: p10-p14, p5-A♠, reshuffle, undo, 'tap p5', 'drop p5'",
     )
+    parser.epilog = "exit status: 0 when every action was accepted, 1 when the engine refused one (the rest " \
+                    "are still applied), 2 on bad input (an unknown profile, a position, code or action " \
+                    "that does not parse)"
 
 
 def join_words(words: list[str]) -> list[str]:

@@ -262,6 +262,13 @@ def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(name in out for name in COMMANDS)
 
 
+def test_play_help_names_the_exit_status_of_a_refusal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "exit status: 0 when every action was accepted, 1 when the engine refused one" in out
+    assert "2 on bad input" in out
+
+
 # --- profiles ---------------------------------------------------------------------------------
 
 
