@@ -1,4 +1,4 @@
-"""The play control's words: the same entries, with the same holes, in every language, and every word play.js asks for."""
+"""The play control's words: the same entries with the same holes in every language, and every word play.js asks for."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from crescent_ref.messages import LANGUAGES
 
 ASKED = re.compile(r"""\bt\('([a-z-]+)'""")
 LABELLED = re.compile(r"""'(?:aria-label|placeholder)', '([a-z-]+)'\)""")
-BUTTON = re.compile(r"""\bbutton\('[a-z]+', '([a-z-]+)', .*?(, '.')?\),?$""", re.M)
+BUTTON = re.compile(r"""\bbutton\('[a-z]+', '([a-z-]+)', .*?(, '.')?\)[,;]?$""", re.M)
 
 
 def test_every_language_of_the_messages_has_the_words() -> None:
