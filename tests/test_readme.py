@@ -133,7 +133,7 @@ def param(example: Example) -> object:
 @pytest.fixture(scope="module")
 def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder with what the commands read: reports (one app run under every name the docs use), an allow
-    list, two game logs and an expectations file."""
+    list, two game logs, an expectations file and fuzz findings."""
     folder = tmp_path_factory.mktemp("docs-commands")
     env = shell_env()
     report = folder / "report.json"
@@ -149,6 +149,13 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name, seed in (("session-17", 1), ("session-18", 2)):
         write_log(folder / "logs" / f"{name}.jsonl", random_log("app", "CR1-N-AAAAAAB", 40, seed=seed))
     (folder / "my-scenarios").mkdir()
+    # findings/: what fuzz writes for a faulty engine (no King-Ace wrap), for "run --scenarios findings/"
+    mutant = f"{sys.executable} {ROOT / 'tests' / 'conformance' / 'serve_mutant.py'} no_pile_wrap"
+    found = subprocess.run(
+        ["crescent-conformance", "fuzz", "--cmd", mutant, "--profile", "app", "--games", "5", "--out", "findings/"],
+        cwd=folder, env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert list((folder / "findings").glob("*.yaml")), found.stdout[-2000:] + found.stderr[-2000:]
     (folder / "crescent-expectations.yaml").write_text("deviations: {}\n", encoding="utf-8")
     return folder
 
