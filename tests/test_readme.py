@@ -13,6 +13,7 @@ cannot run here says why in NOT_RUN, and a test checks that list against the doc
 from __future__ import annotations
 
 import doctest
+import json
 import os
 import re
 import shutil
@@ -24,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.adapters.handshake import PROTOCOL_VERSION
 from conformance.logs.record import random_log, write_log
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -198,3 +200,15 @@ def test_a_documented_command_runs_as_written(example: Example, scratch: Path) -
     for printed in example.output:
         if printed.startswith(("answer:", "proof:")):  # the transcript's verdict, up to its "..."
             assert printed.split("...")[0] in done.stdout, shown
+
+
+def test_the_adapter_guide_shows_the_handshake_of_the_current_protocol() -> None:
+    guide = (ROOT / "docs" / "writing-an-adapter.md").read_text(encoding="utf-8").split("\n")
+    sent = json.loads(next(line[2:] for line in guide if line.startswith('> {"cmd":"start"')))
+    reply = json.loads(next(line[2:] for line in guide if line.startswith('< {"version"')))
+    assert sent == {"cmd": "start", "version": PROTOCOL_VERSION} and reply["version"] == PROTOCOL_VERSION
+    if shutil.which("node"):  # the reply shown is crescent-js's own
+        talk = json.dumps(sent) + '\n{"cmd":"stop"}\n'
+        done = subprocess.run(["node", str(CRESCENT_JS / "bin" / "crescent-js.js")], input=talk,
+                              capture_output=True, text=True, timeout=60, check=True)  # fmt: skip
+        assert json.loads(done.stdout) == reply
