@@ -25,7 +25,12 @@ OBSERVATIONS: dict[str, str] = {
     "undo-count": "STATE's undo field, how many moves an undo could take back",
     "effect": "the effect of an accepted action (move, select, deselect, reshuffle, undo)",
     "card-moves": "the card moves an accepted action made, autoplay included",
+    "move-count": "STATE's moves field, the move counter (without it the counter is not compared)",
+    "reshuffle-count": "STATE's reshuffles field, the reshuffles left (without it the counter is not compared)",
+    "lost": "the lost status (without it an expected lost is satisfied by playing or waiting)",
 }
+# Observations added in protocol version 3: every earlier handshake is taken to observe them.
+COUNTERS = ("move-count", "reshuffle-count", "lost")
 CAPABILITIES = OFFERS + tuple(OBSERVATIONS)
 # A protocol feature an implementation may declare among its capabilities: the runner then says, in
 # each new_game and act request, which state fields it needs, and the reply need hold only those
@@ -46,6 +51,7 @@ class Info:
     capabilities: frozenset[str] = frozenset()
     languages: tuple[str, ...] = ()
     deviations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    reason_codes: frozenset[str] | None = None  # partial reasons: the only codes it names (None: all, with reasons)
 
     def __post_init__(self) -> None:
         """NotationError for a deviation of an unknown base profile, parameter, or a value outside its type."""
@@ -56,11 +62,19 @@ class Info:
 
     def observes(self, capability: str) -> bool:
         """Whether the part of the reply named by an observation capability is reported (and so compared)."""
-        return capability in self.capabilities
+        return capability in self.capabilities or (capability == "reasons" and bool(self.reason_codes))
+
+    def names_reason(self, code: str | None) -> bool:
+        """Whether a refusal for ``code`` is judged on its reason: ``reasons`` declared, and ``code`` among the
+        named ones when the implementation names only some (``reason_codes``)."""
+        if self.reason_codes is not None:
+            return code in self.reason_codes
+        return "reasons" in self.capabilities
 
     def reference_profile(self, profile: str) -> Profile:
-        """The rules this implementation declares for ``profile``: the named profile with its base's deviations."""
-        return get_profile(profile).changed(self.deviations.get(profile.split("+")[0], {}))
+        """The rules this implementation declares for ``profile``: its base with the base's deviations, then
+        its variants on top (``{"app": {"reshuffles": 4}}`` leaves app+six at 6)."""
+        return Profile.declared(profile, self.deviations.get(profile.split("+")[0], {}))
 
     def deviated(self, profile: str) -> bool:
         """Whether the implementation declares deviations for ``profile``'s base."""

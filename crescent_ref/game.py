@@ -160,9 +160,9 @@ class Game:
         return Outcome(act, True, effect="move", moves=tuple(made))
 
     def _record(self) -> None:
-        if self.profile.undo_limit:
+        if self.profile.undo_limit != 0:  # None: no limit
             self.history.append(self.position)
-            if len(self.history) > self.profile.undo_limit:
+            if self.profile.undo_limit is not None and len(self.history) > self.profile.undo_limit:
                 del self.history[0]
 
     def _autoplay(self) -> list[Action]:
@@ -185,7 +185,7 @@ class Game:
         return Outcome(act, True, effect="reshuffle", moves=tuple(self._autoplay()))
 
     def _undo(self, act: Action, dry_run: bool) -> Outcome:
-        if not self.profile.undo_limit:
+        if self.profile.undo_limit == 0:
             return Outcome(act, False, "undo-unavailable")
         if not self.history:
             return Outcome(act, False, "nothing-to-undo")

@@ -34,7 +34,7 @@ class Profile:
     drop_both_fit: str
     deal: str
     hold_double_fit: bool
-    undo_limit: int
+    undo_limit: int | None
     undo_cleared_by_reshuffle: bool
     stuck_when: str
 
@@ -66,11 +66,25 @@ class Profile:
         said = ",".join(f"{k}={json.dumps(v)}" for k, v in sorted(changes.items()))
         return dataclasses.replace(self, name=f"{self.name}[{said}]", **changes)
 
+    @classmethod
+    def declared(cls, name: str, changes: Mapping[str, Any]) -> Profile:
+        """The profile ``name`` as an implementation declares it: its base with ``changes`` (the deviations
+        declared for the base), then its variants on top (spec/protocol.md, *Declared deviations*).
+
+        ``Profile.declared("app+six", {"reshuffles": 4}).reshuffles == 6``: the variant still sets what it
+        names. The name records the change on the base: ``app[reshuffles=4]+six``.
+        """
+        return declared_profile(name, changes)
+
     def __repr__(self) -> str:
         if "[" in self.name:
-            base, _, said = self.name.partition("[")
-            changes = dict(part.split("=", 1) for part in re.split(r",(?=[a-z_]+=)", said.removesuffix("]")))
-            return f"Profile.named({base!r}).changed({ {k: json.loads(v) for k, v in changes.items()} !r})"
+            head, _, rest = self.name.partition("[")
+            said, _, variants = rest.rpartition("]")
+            parts = (part.split("=", 1) for part in re.split(r",(?=[a-z_]+=)", said))
+            changes = {k: json.loads(v) for k, v in parts}
+            if variants:
+                return f"Profile.declared({head + variants!r}, {changes!r})"
+            return f"Profile.named({head!r}).changed({changes!r})"
         return f"Profile.named({self.name!r})"
 
 
@@ -94,6 +108,18 @@ def get_profile(name: str) -> Profile:
         values.update(_values(data["variants"][variant]))
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
     return Profile(name="+".join([base, *variants]), **values)
+
+
+def declared_profile(name: str, changes: Mapping[str, Any]) -> Profile:
+    """``name`` (base+variants) with ``changes`` applied to the base before its variants; NotationError
+    names an unknown part, parameter or value."""
+    if not changes:
+        return get_profile(name)
+    base, *variants = get_profile(name).name.split("+")
+    profile = get_profile(base).changed(changes)
+    data = load_yaml("profiles.yaml")
+    values = {key: value for variant in variants for key, value in _values(data["variants"][variant]).items()}
+    return dataclasses.replace(profile, name="+".join([profile.name, *variants]), **values)
 
 
 def base_names() -> list[str]:

@@ -20,9 +20,9 @@ from crescent_ref.messages import LANGUAGES, message
 from crescent_ref.profiles import base_names, get_profile, variant_names
 from crescent_ref.state_json import game_state, state_fields
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 CAPABILITIES = ["undo", "tap", "drop", "game-codes", "legal-moves", "selection", "messages"]
-OBSERVATIONS = ["reasons", "waiting", "undo-count", "effect", "card-moves"]
+OBSERVATIONS = ["reasons", "waiting", "undo-count", "effect", "card-moves", "move-count", "reshuffle-count", "lost"]
 ON_DEMAND = "state-on-demand"  # a request's "state": [field, ...] asks for only those fields
 Reply = dict[str, Any]
 

@@ -3,7 +3,9 @@
 Version 2 of the protocol adds the observation capabilities (``reasons``, ``waiting``, ...) and the
 ``deviations`` field. A version 1 implementation was required to report every part of a reply, so
 it is taken to observe all of them (``undo-count`` only with ``undo``, as version 1 checked the undo
-field only then).
+field only then). Version 3 adds the observations ``move-count``, ``reshuffle-count`` and ``lost``
+(a version 2 implementation was required to report them, so they are implied below 3) and the
+``reason_codes`` field (partial reasons: the only reason codes the implementation names).
 """
 
 from __future__ import annotations
@@ -11,21 +13,41 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from conformance.adapter import OBSERVATIONS, AdapterError, Info
+from conformance.adapter import COUNTERS, OBSERVATIONS, AdapterError, Info
 from conformance.adapters.replies import is_int, shown, text_field, texts
 from crescent_ref.errors import NotationError
 from crescent_ref.profiles import base_names, check_parameter
+from crescent_ref.spec_files import load_yaml
 
-PROTOCOL_VERSION = 2
-SPOKEN = (1, 2)
+PROTOCOL_VERSION = 3
+SPOKEN = (1, 2, 3)
 
 
 def implied_by_version(version: int, capabilities: frozenset[str]) -> frozenset[str]:
     """The capabilities a handshake of ``version`` declares, implied ones included."""
-    if version >= 2:
+    if version >= 3:
         return capabilities
+    if version == 2:
+        return capabilities | set(COUNTERS)
     implied = {c for c in OBSERVATIONS if c != "undo-count" or "undo" in capabilities}
     return capabilities | implied
+
+
+def parse_reason_codes(raw: Any) -> frozenset[str] | None:
+    """The ``reason_codes`` field (absent: None); AdapterError names a value that is not a known code.
+
+    Raises:
+        AdapterError: not a list of the reason codes of spec/reasons.yaml.
+    """
+    if raw is None:
+        return None
+    known = [str(r["code"]) for r in load_yaml("reasons.yaml")["reasons"]]
+    if not isinstance(raw, list) or not all(isinstance(code, str) for code in raw):
+        raise AdapterError(f'handshake field "reason_codes": expected a list of reason codes, got {raw!r}')
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        raise AdapterError(f'handshake field "reason_codes": unknown reason code {unknown[0]!r}; known: {", ".join(known)}')
+    return frozenset(raw)
 
 
 def parse_deviations(raw: Any) -> dict[str, dict[str, Any]]:
@@ -79,6 +101,7 @@ def info_from_handshake(reply: Mapping[str, Any]) -> Info:
         capabilities=implied_by_version(version, frozenset(_listed(impl, "capabilities"))),
         languages=_listed(impl, "languages"),
         deviations=parse_deviations(impl.get("deviations", {})),
+        reason_codes=parse_reason_codes(impl.get("reason_codes")),
     )
 
 

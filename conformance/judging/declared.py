@@ -15,11 +15,14 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from conformance.adapter import Info, Reply
+from conformance.adapter import Info, Reply, RuleError
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.corpus.scenarios import Expect, Scenario, Step
-from conformance.judging.runner import run_scenario
 from conformance.judging.state import canonical_action, observed
+from conformance.judging.steps import judge_steps
+from crescent_ref.errors import NotationError
+from crescent_ref.position import Position
+from crescent_ref.profiles import Profile
 
 
 @functools.cache
@@ -32,7 +35,10 @@ def depends(scenario: Scenario, profile: str, changes: Mapping[str, Any]) -> boo
     if not changes:
         return False
     reference = ReferenceAdapter({profile.split("+")[0]: changes})
-    return run_scenario(reference, _plain_info(), scenario, profile).verdict != "passed"
+    try:
+        return judge_steps(reference, _plain_info(), scenario, profile, []) is not None
+    except RuleError:
+        return True  # the declared rules refuse its start: it cannot pass as written
 
 
 def as_declared(scenario: Scenario, profile: str, info: Info) -> tuple[Scenario, str]:
@@ -47,7 +53,23 @@ def as_declared(scenario: Scenario, profile: str, info: Info) -> tuple[Scenario,
     if not depends(scenario, profile, changes):
         return scenario, ""
     declared = ", ".join(line for line in info.deviation_lines() if line.split(",")[0] == base)
-    return replayed(scenario, profile, ReferenceAdapter({base: changes})), declared
+    start = declared_start(scenario, info.reference_profile(profile))
+    return replayed(start, profile, ReferenceAdapter({base: changes})), declared
+
+
+def declared_start(scenario: Scenario, rules: Profile) -> Scenario:
+    """The scenario started where the declared rules allow: a position that leaves more reshuffles than
+    the rules grant starts with as many as they grant (``reshuffles: 0`` declared: none left). Every
+    other part of the start is kept; what the rules still refuse stays refused."""
+    if scenario.position is None:
+        return scenario
+    try:
+        position = Position.from_text(scenario.position)
+    except NotationError:
+        return scenario
+    if position.reshuffles <= rules.reshuffles:
+        return scenario
+    return dataclasses.replace(scenario, position=position._replace(reshuffles=rules.reshuffles).to_text())
 
 
 def replayed(scenario: Scenario, profile: str, reference: ReferenceAdapter) -> Scenario:

@@ -130,14 +130,17 @@ def test_a_good_deviation_is_read() -> None:
     assert parse_deviations({}) == {}
 
 
-def test_version_1_implies_every_observation_and_version_2_takes_what_it_declares() -> None:
+def test_version_1_implies_every_observation_and_version_2_takes_what_it_declares_but_the_counters() -> None:
     old = info_from_handshake(hello(1, capabilities=["undo"]))
     assert all(old.observes(c) for c in ("reasons", "waiting", "undo-count", "effect", "card-moves"))
     assert not info_from_handshake(hello(1)).observes("undo-count")
     new = info_from_handshake(hello(2, capabilities=["undo", "reasons"]))
     assert new.observes("reasons") and not new.observes("waiting") and not new.observes("undo-count")
-    with pytest.raises(AdapterError, match="protocol version 3"):
-        info_from_handshake(hello(3))
+    assert all(new.observes(c) for c in ("move-count", "reshuffle-count", "lost"))
+    newest = info_from_handshake(hello(3, capabilities=["move-count"]))
+    assert newest.observes("move-count") and not newest.observes("reshuffle-count") and not newest.observes("lost")
+    with pytest.raises(AdapterError, match="protocol version 4"):
+        info_from_handshake(hello(4))
 
 
 @pytest.mark.parametrize(

@@ -50,7 +50,7 @@ def test_a_bad_deviation_in_a_stdio_handshake_is_an_error_naming_it() -> None:
 
 def test_the_reference_hello_declares_every_capability_and_fits_the_schema() -> None:
     reply = hello()
-    assert reply["version"] == 2
+    assert reply["version"] == 3
     assert set(reply["implementation"]["capabilities"]) >= set(OBSERVATIONS)
     assert schema_problem("start-reply", reply) is None
     assert schema_problem("start-reply", version_1_hello()) is None
