@@ -46,7 +46,8 @@ def parse_reason_codes(raw: Any) -> frozenset[str] | None:
         raise AdapterError(f'handshake field "reason_codes": expected a list of reason codes, got {raw!r}')
     unknown = sorted(set(raw) - set(known))
     if unknown:
-        raise AdapterError(f'handshake field "reason_codes": unknown reason code {unknown[0]!r}; known: {", ".join(known)}')
+        where = 'handshake field "reason_codes"'
+        raise AdapterError(f"{where}: unknown reason code {unknown[0]!r}; known: {', '.join(known)}")
     return frozenset(raw)
 
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from conformance.adapter import Info
 from conformance.adapters.pipes import MAX_LINE
+from conformance.contract import Contract, load_expectations
 from crescent_ref.errors import CrescentError
 from crescent_ref.exits import FAILED, non_blank, positive
 
@@ -53,9 +56,36 @@ def adapter_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def contract_options(p: argparse.ArgumentParser, expectations: str = "") -> None:
+    """--expectations, --label: the parts of the contract the user gives (the rest comes from the handshake)."""
+    p.add_argument(
+        "--expectations",
+        type=Path,
+        help=expectations
+        or "file of known differences by scenario id (expected failures; one that passes fails the command)",
+    )
+    p.add_argument("--label", default="", help="a name for this run of the implementation (reports, matrix columns)")
+
+
+def contract_of(args: argparse.Namespace, info: Info) -> Contract:
+    """The contract of this command: the handshake's declarations, the expectations file, label and command.
+
+    Raises:
+        ScenarioError: the expectations file cannot be read.
+    """
+    expectations = load_expectations(getattr(args, "expectations", None))
+    return Contract(info, expectations, getattr(args, "label", "") or "", replay_name(args))
+
+
 def replay_name(args: argparse.Namespace) -> str:
-    """How replay commands name the implementation of this run."""
-    return f'--cmd "{args.cmd}"' if args.cmd else f"--impl {args.impl}"
+    """How replay commands name the implementation of this run, quoted so that it runs as written."""
+    return f"--cmd {shell_word(args.cmd)}" if args.cmd else f"--impl {shlex.quote(args.impl)}"
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one POSIX shell word: in double quotes when nothing inside them is special, else quoted
+    by shlex (single quotes)."""
+    return f'"{text}"' if not set(text) & set('"$`\\!') else shlex.quote(text)
 
 
 class OutputError(CrescentError):

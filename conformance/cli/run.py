@@ -12,19 +12,20 @@ import argparse
 import contextlib
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from conformance.adapter import Adapter, AdapterError, Info
 from conformance.adapters.replies import shown as escaped
 from conformance.adapters.session import SelectionError, check_selection, make_adapter, plan
-from conformance.cli.common import Command, adapter_options, positive, replay_name, selection_options
+from conformance.cli.common import Command, adapter_options, contract_of, contract_options, positive, selection_options
+from conformance.contract import Contract
+from conformance.contract.expectations import load_expectations, write_expectations
 from conformance.corpus.lint import lint_selected
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
 from conformance.files import check_writable
-from conformance.judging.expectations import load_expectations
 from conformance.judging.report import (
     BAD_OUTCOMES,
     area_summary,
@@ -38,7 +39,7 @@ from conformance.judging.report import (
     unchecked_summary,
     write_report,
 )
-from conformance.judging.runner import Result, run_scenarios
+from conformance.judging.runner import Result, judge_all
 from conformance.wording import RUNS, need_text, not_run, unit_line
 from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK
 from crescent_ref.progress import progress, shown
@@ -50,11 +51,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``run``."""
     selection_options(p)
     adapter_options(p)
+    contract_options(p)
     p.add_argument("--report", type=Path, help="write the JSON report here")
     p.add_argument(
-        "--expectations",
+        "--write-expectations",
         type=Path,
-        help="file of known deviations by scenario id (expected failures; one that passes fails the run)",
+        metavar="FILE",
+        help="write the failed and errored scenario-profiles of this run as an expectations file",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="only the summary")
     p.add_argument(
@@ -71,8 +74,9 @@ def configure(p: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     with _starting(args.quiet):
-        if args.report:
-            check_writable(args.report, "--report")
+        for flag, path in (("--report", args.report), ("--write-expectations", args.write_expectations)):
+            if path:
+                check_writable(path, flag)
         expectations = load_expectations(args.expectations)
         unknown = expectations.unknown(load_corpus(args.scenarios))
         if unknown:
@@ -86,14 +90,24 @@ def _run(args: argparse.Namespace) -> int:
         print("nothing selected (--allow-empty)")
         return OK
     adapter = _adapter(args)
-    info, results, interrupted = _play_all(adapter, pairs, args.quiet)
-    results = expectations.applied(results)
+    contract, results, interrupted = _play_all(adapter, pairs, args.quiet, lambda info: contract_of(args, info))
     complete = not (args.profile or args.id or interrupted) and len(results) == len(pairs)
-    header = {**report_header(info, sorted({p for _, p in pairs}), complete), "planned": len(pairs)}
-    _summary(args, info, header, results, began)
+    header = {**report_header(contract, sorted({p for _, p in pairs}), complete), "planned": len(pairs)}
+    _summary(args, contract, header, results, began)
     if args.report:
         write_report(args.report, header, results)
+    if args.write_expectations:
+        _write_expectations(args.write_expectations, results, interrupted)
     return INTERRUPTED if interrupted else _verdict(args, results)
+
+
+def _write_expectations(path: Path, results: list[Result], interrupted: bool) -> None:
+    """The run's failures as an expectations file; not written after an interrupt (it would miss some)."""
+    if interrupted:
+        print(f"crescent-conformance: {path} NOT written: the run was interrupted", file=sys.stderr)
+        return
+    write_expectations(path, [result_record(r) for r in results])
+    print(f"wrote {path} (the failed and errored runs; pass it back with --expectations)")
 
 
 def _selection(args: argparse.Namespace) -> list[tuple[Scenario, str]] | None:
@@ -115,27 +129,30 @@ def _adapter(args: argparse.Namespace) -> Adapter:
 
 
 def _play_all(
-    adapter: Adapter, pairs: list[tuple[Scenario, str]], quiet: bool = False
-) -> tuple[Info, list[Result], bool]:
-    """Every pair's result (a progress bar on a terminal); a failed handshake errors them all; Ctrl-C stops
-    (the third value: interrupted)."""
+    adapter: Adapter,
+    pairs: list[tuple[Scenario, str]],
+    quiet: bool = False,
+    resolve: Callable[[Info], Contract] = Contract,
+) -> tuple[Contract, list[Result], bool]:
+    """Every pair's result under the contract ``resolve`` makes of the handshake (a progress bar on a
+    terminal); a failed handshake errors them all; Ctrl-C stops (the third value: interrupted)."""
     results: list[Result] = []
-    info, fault = UNKNOWN, ""
+    contract, fault = resolve(UNKNOWN), ""
     try:
         try:
             with _starting(quiet, "handshake with the implementation"):
-                info = adapter.info()
+                contract = resolve(adapter.info())
         except Exception as err:  # an adapter fault: AdapterError, or an in-process adapter's exception
             fault = str(err) if isinstance(err, AdapterError) else f"handshake failed: {type(err).__name__}: {err}"
-        played = (Result(sc, p, "errored", fault) for sc, p in pairs) if fault else run_scenarios(adapter, info, pairs)
+        played = (Result(sc, p, "errored", fault) for sc, p in pairs) if fault else judge_all(adapter, contract, pairs)
         for result in progress(played, "scenario runs", total=len(pairs), unit="run", quiet=quiet):
             results.append(result)
     except KeyboardInterrupt:
         print(f"\ninterrupted after {len(results)} of {len(pairs)} scenario runs", file=sys.stderr)
-        return info, results, True
+        return contract, results, True
     finally:
         adapter.close()
-    return info, results, False
+    return contract, results, False
 
 
 @contextlib.contextmanager
@@ -152,22 +169,26 @@ def _starting(quiet: bool, what: str = "reading the corpus and planning the scen
         print("\r\033[K", end="", file=sys.stderr, flush=True)
 
 
-def _summary(args: argparse.Namespace, info: Info, header: dict[str, Any], results: list[Result], began: float) -> None:
+def _summary(
+    args: argparse.Namespace, contract: Contract, header: dict[str, Any], results: list[Result], began: float
+) -> None:
     records = [result_record(r) for r in results]
-    if info is UNKNOWN and results:  # no handshake: one fault, not one block per run
+    if contract.info is UNKNOWN and results:  # no handshake: one fault, not one block per run
         print(f"HANDSHAKE FAILED, so every run is errored: {results[0].detail}", file=sys.stderr)
-        print(_count_line(info, records, time.perf_counter() - began))
+        print(_count_line(contract, records, time.perf_counter() - began))
         return
     if not args.quiet:
-        _print_failures(args, results, records)
+        _print_failures(args, contract, results, records)
     print("\n".join([*declared_lines(header, records), *area_summary(results), *unchecked_summary(results),
                      *not_run(records).lines()]))  # fmt: skip
-    print(_count_line(info, records, time.perf_counter() - began))
+    print(_count_line(contract, records, time.perf_counter() - began))
     if not args.quiet:
-        print("\n".join(next_after_run(args, results, records)))
+        print("\n".join(next_after_run(args, contract, results, records)))
 
 
-def _print_failures(args: argparse.Namespace, results: list[Result], records: list[dict[str, Any]]) -> None:
+def _print_failures(
+    args: argparse.Namespace, contract: Contract, results: list[Result], records: list[dict[str, Any]]
+) -> None:
     """Each failure in full, up to --max-failures; then one line counting the rest."""
     bad = [(r, outcome(rec)) for r, rec in zip(results, records, strict=True)
            if outcome(rec) in ("failed", "errored", "unexpectedly passed")]  # fmt: skip
@@ -176,19 +197,21 @@ def _print_failures(args: argparse.Namespace, results: list[Result], records: li
         if found == "unexpectedly passed":
             print(f"UNEXPECTED PASS: {r.key} is listed as a known deviation ({r.expected_failure}) but passed\n")
         else:
-            print(format_failure(r, replay_name(args)) + "\n")
+            print(format_failure(r, contract) + "\n")
     if len(bad) > len(shown_here):
         print(f"... and {len(bad) - len(shown_here)} more failing {RUNS} not shown (--max-failures "
               f"{args.max_failures}; the summary below counts them all, --report keeps them)\n")  # fmt: skip
 
 
-def next_after_run(args: argparse.Namespace, results: list[Result], records: list[dict[str, Any]]) -> list[str]:
-    """What to do after a run, from what it found (as smoke ends)."""
-    impl = replay_name(args)
+def next_after_run(
+    args: argparse.Namespace, contract: Contract, results: list[Result], records: list[dict[str, Any]]
+) -> list[str]:
+    """What to do after a run, from what it found (as smoke ends); replays recreate the contract."""
+    impl = contract.options()
     bad = [r for r, rec in zip(results, records, strict=True) if outcome(rec) in BAD_OUTCOMES]
     steps = []
     if bad:
-        steps.append(f"next: fix {bad[0].key} first ({len(bad)} failing): {replay_command(bad[0], impl)}")
+        steps.append(f"next: fix {bad[0].key} first ({len(bad)} failing): {replay_command(bad[0], contract)}")
     why = not_run(records).why
     if why:
         what, n = why[0]
@@ -200,12 +223,14 @@ def next_after_run(args: argparse.Namespace, results: list[Result], records: lis
     return steps
 
 
-def _count_line(info: Info, records: list[dict[str, Any]], seconds: float) -> str:
-    """``name version: N passed, N failed, ... in Xs``, with the declared deviations if any."""
+def _count_line(contract: Contract, records: list[dict[str, Any]], seconds: float) -> str:
+    """``name version (label): N passed, N failed, ... in Xs``, with the declared deviations if any."""
     shown = {o: n for o, n in counts(records).items() if n or o in ("passed", "failed", "skipped", "errored")}
-    declared = "; ".join(info.deviation_lines())
+    declared = contract.deviation_text()
     tally = ", ".join(f"{n} {o}" for o, n in shown.items())
-    line = escaped(f"{info.name} {info.version}".strip()) + f": {unit_line(records)}: {tally} in {seconds:.2f}s"
+    label = f" ({contract.label})" if contract.label else ""
+    name = f"{contract.info.name} {contract.info.version}".strip()
+    line = escaped(f"{name}{label}") + f": {unit_line(records)}: {tally} in {seconds:.2f}s"
     return line + (f" (as declared: {declared})" if declared else "")
 
 

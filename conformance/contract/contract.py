@@ -130,10 +130,8 @@ def from_report(report: dict[str, Any]) -> Contract:
     if isinstance(report.get("contract"), dict):
         return Contract.from_record(report["contract"])
     impl = report.get("implementation") or {}
-    return Contract.from_record(
-        {**impl, "capabilities": report.get("capabilities", ()), "deviations": report.get("deviations") or {},
-         "command": ""}  # fmt: skip
-    )
+    declared = {"capabilities": report.get("capabilities", ()), "deviations": report.get("deviations") or {}}
+    return Contract.from_record({**impl, **declared, "command": ""})
 
 
 def unclaimed(report: dict[str, Any]) -> frozenset[str]:

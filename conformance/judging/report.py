@@ -12,6 +12,7 @@ from typing import Any
 
 import conformance
 from conformance.adapter import Info
+from conformance.contract import Contract
 from conformance.files import write_atomic
 from conformance.judging.runner import Result
 from conformance.wording import RUNS, grounds, shown_path
@@ -40,12 +41,16 @@ def state_diff(expected: str, actual: str) -> list[str]:
     return [line for line in diff if not line.startswith("@@")]
 
 
-def replay_command(result: Result, impl: str) -> str:
-    """One command that re-runs just this scenario in this profile (``impl``: ``--impl X`` or ``--cmd "..."``)."""
+def replay_command(result: Result, impl: str | Contract) -> str:
+    """One command that re-runs just this scenario in this profile, as written: ``impl`` is the contract it
+    ran under (its command, expectations and label), or just how to name the implementation
+    (``--impl X`` or ``--cmd "..."``)."""
+    if isinstance(impl, Contract):
+        return impl.replay(result.profile, result.scenario.id)
     return f"crescent-conformance run {impl} --profile {result.profile} --id {result.scenario.id}"
 
 
-def format_failure(result: Result, impl: str = "--impl reference") -> str:
+def format_failure(result: Result, impl: str | Contract = "--impl reference") -> str:
     """A failure as the reader of the scenario wants it: id, place, step, expected against actual."""
     sc, fail = result.scenario, result.failure
     head = [f"scenario {sc.id} [{result.profile}] {result.verdict.upper()}: {sc.title}"]
@@ -119,10 +124,14 @@ def result_record(result: Result) -> dict[str, Any]:
 
 
 def report_header(
-    info: Info, profiles: list[str], complete: bool, corpus_version: str = CORPUS_VERSION
+    info: Info | Contract, profiles: list[str], complete: bool, corpus_version: str = CORPUS_VERSION
 ) -> dict[str, Any]:
     """The JSON report's header: versions, the run, and what the implementation declared (capabilities,
-    deviations) with the checks therefore not made."""
+    deviations) with the checks therefore not made; ``contract``: the whole contract it was judged
+    against (label, command, declarations, the expectations used), which report, html-report, matrix,
+    compare and badge read back (conformance.contract.from_report)."""
+    contract = info if isinstance(info, Contract) else Contract(info, command="")
+    info = contract.info
     header: dict[str, Any] = {
         "kit_version": conformance.__version__,
         "corpus_version": corpus_version,
@@ -132,11 +141,21 @@ def report_header(
         "complete": complete,
         "capabilities": sorted(info.capabilities),
         "unchecked": info.unobserved(),
+        "contract": contract.as_record(),
     }
+    if contract.label:
+        header["implementation"]["label"] = contract.label
     if info.deviations:
         header["deviations"] = {base: dict(changes) for base, changes in info.deviations.items()}
         header["declared"] = info.deviation_lines()
     return header
+
+
+def contract_of_record(record: dict[str, Any]) -> Contract:
+    """The contract a plugin record carries (made on an xdist worker), or the Info-only one of older records."""
+    if isinstance(record.get("contract"), dict):
+        return Contract.from_record(record["contract"])
+    return Contract(info_of_record(record.get("implementation", {})), command="")
 
 
 def info_of_record(impl: dict[str, Any]) -> Info:
@@ -153,8 +172,8 @@ def info_of_record(impl: dict[str, Any]) -> Info:
 
 def report_header_records(records: list[dict[str, Any]], complete: bool) -> dict[str, Any]:
     """The header from records that carry their implementation (the pytest plugin's case)."""
-    info = info_of_record(records[0].get("implementation", {}) if records else {})
-    return report_header(info, sorted({r["profile"] for r in records}), complete)
+    contract = contract_of_record(records[0]) if records else Contract(info_of_record({}), command="")
+    return report_header(contract, sorted({r["profile"] for r in records}), complete)
 
 
 def outcome(record: dict[str, Any]) -> str:
@@ -196,7 +215,7 @@ def write_records(path: Path, header: dict[str, Any], records: list[dict[str, An
     body = {
         **header,
         "summary": {k: n for k, n in counts(records).items() if n},
-        "results": [{k: v for k, v in r.items() if k != "implementation"} for r in records],
+        "results": [{k: v for k, v in r.items() if k not in ("implementation", "contract")} for r in records],
     }
     write_atomic(path, json.dumps(body, ensure_ascii=False, indent=1))
 
