@@ -179,7 +179,7 @@ def variant_probes(variant: str, corpus: list[Scenario], limit: int | None = Non
 def can_occur(reason: str, profile: Profile) -> bool:
     """``reason`` is a refusal ``profile`` can give (most reasons occur in every profile)."""
     if reason in ("undo-unavailable", "nothing-to-undo"):
-        return (profile.undo_limit > 0) == (reason == "nothing-to-undo")
+        return (profile.undo_limit != 0) == (reason == "nothing-to-undo")
     if reason == "pile-full":
         return profile.pile_limit is not None
     if reason in ("hold-unavailable", "not-double-fit", "must-hold"):
