@@ -13,6 +13,7 @@ Adding one is an entry in that dict. Exit codes: 0 done, 1 an action was refused
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import sys
 import textwrap
@@ -21,11 +22,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from crescent_ref.actions import Action, place_text
+from crescent_ref.errors import NotationError
 from crescent_ref.exits import Parser, guarded, positive
 from crescent_ref.game import Game, Outcome
 from crescent_ref.messages import LANGUAGES, message
 from crescent_ref.position import Position
-from crescent_ref.profiles import base_names, get_profile, variant_names
+from crescent_ref.profiles import Profile, base_names, get_profile, variant_names
 from crescent_ref.render import pile_lines, render, status_line
 from crescent_ref.spec_files import load_yaml
 
@@ -41,11 +43,32 @@ class Command:
     run: Callable[[argparse.Namespace], int]
 
 
-def load_game(profile: str, code: str | None = None, position: str | None = None) -> Game:
-    """A game dealt from ``code`` or set up from a ``position`` text (NotationError on bad text)."""
+def load_game(
+    profile: str, code: str | None = None, position: str | None = None, deviations: str | None = None
+) -> Game:
+    """A game dealt from ``code`` or set up from a ``position`` text, under ``profile`` with the
+    ``deviations`` declared for its base (JSON, as a handshake declares them); NotationError on bad text."""
+    rules = Profile.declared(profile, parse_deviations(deviations).get(profile.split("+")[0], {}))
     if code is not None:
-        return Game.deal(profile, code)
-    return Game(profile, Position.from_text(position or ""))
+        return Game.deal(rules, code)
+    return Game(rules, Position.from_text(position or ""))
+
+
+def parse_deviations(text: str | None) -> dict[str, dict[str, Any]]:
+    """``{"app": {"pile_limit": null}}``: base profile to parameters (NotationError quoting the text)."""
+    if not text:
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        raise NotationError("deviations", text, f"not JSON: {err}") from None
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise NotationError("deviations", text, 'expected {"<base profile>": {"<parameter>": value}}')
+    for base, changes in data.items():
+        if base not in base_names():
+            raise NotationError("deviations", text, f"unknown base profile {base!r}; known: {', '.join(base_names())}")
+        get_profile(base).changed(changes)
+    return data
 
 
 def table(game: Game) -> str:
@@ -90,6 +113,11 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
     start.add_argument("--position", help="start from this position text (quoted)")
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of refusal messages")
     parser.add_argument(
+        "--deviations",
+        metavar="JSON",
+        help='play the rules as an implementation declares them, e.g. \'{"app": {"pile_limit": null}}\'',
+    )
+    parser.add_argument(
         "actions",
         nargs="*",
         metavar="ACTION",
@@ -122,7 +150,7 @@ def outcome_line(number: int, outcome: Outcome, lang: str) -> str:
 
 def run_play(args: argparse.Namespace) -> int:
     """Apply every action (all parsed first), one line each, then the final table."""
-    game = load_game(args.profile, args.code, args.position)
+    game = load_game(args.profile, args.code, args.position, args.deviations)
     actions = [Action.from_text(text) for text in join_words(args.actions)]
     refused = False
     for number, action in enumerate(actions, 1):

@@ -21,7 +21,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("logs", nargs="+", type=Path, metavar="FILE", help="game logs (JSON lines, spec/game-log.md)")
     p.add_argument("--profile", help="judge every log in this profile instead of the one its header names")
     p.add_argument(
-        "--as-scenario", type=Path, metavar="OUT.yaml",
+        "--as-scenario",
+        type=Path,
+        metavar="OUT.yaml",
         help="also write the (consistent) log as a scenario file in the corpus format (one log only)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="print only divergences and errors")

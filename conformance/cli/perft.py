@@ -3,80 +3,100 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from conformance.adapter import Adapter, AdapterError, Info, RuleError, Skip
+from conformance.adapter import Adapter, AdapterError, RuleError, Skip
 from conformance.adapters.session import make_adapter
-from conformance.cli.common import Command, adapter_options, nothing_judged, positive
-from conformance.judging.expectations import Expectations, load_expectations
+from conformance.cli.common import Command, adapter_options, contract_of, contract_options, nothing_judged, positive
+from conformance.contract import Contract
+from conformance.explore.perft import PerftCase
+from crescent_ref.errors import NotationError
+from crescent_ref.game import Game
 from crescent_ref.progress import progress
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``perft``."""
     adapter_options(p)
+    contract_options(p, "file of known differences; perft cases are keyed perft/<case name>[profile] (strict)")
     p.add_argument("--max-depth", type=positive(int), default=3, help="check depths up to this one")
-    p.add_argument(
-        "--expectations",
-        type=Path,
-        help="file of known deviations; perft cases are keyed perft/<case name>[profile] (strict)",
-    )
 
 
 def _perft(args: argparse.Namespace) -> int:
-    """Every perft case the implementation's profiles allow, up to --max-depth."""
-    expectations = load_expectations(args.expectations)
+    """Every perft case the implementation's profiles allow, up to --max-depth; one line a case."""
     adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
     try:
-        info = adapter.info()
-        if "legal-moves" not in info.capabilities:
+        contract = contract_of(args, adapter.info())
+        if "legal-moves" not in contract.info.capabilities:
             print("perft needs the legal-moves capability; the implementation does not declare it")
             return 1
-        lines, bad, checked = _check_all(adapter, info, args.max_depth, expectations)
+        lines, bad, checked, skipped = _check_all(adapter, contract, args.max_depth)
     finally:
         adapter.close()
-    declared = "; ".join(info.deviation_lines())
-    lines += [f"perft: {checked} cases checked up to depth {args.max_depth}, {bad} unexpected results"]
+    declared = contract.deviation_text()
+    tail = f", {skipped} not applicable under the declared rules" if skipped else ""
+    lines += [f"perft: {checked} cases checked up to depth {args.max_depth}, {bad} unexpected results{tail}"]
     lines += (
         [f"  (counts of deviated profiles from the reference under the declared rules: {declared})"] if declared else []
     )
     print("\n".join(lines))
     if not checked:
-        return nothing_judged("perft", f"no perft case is of a declared profile ({', '.join(info.profiles) or 'none'})")
+        claimed = ", ".join(contract.info.profiles) or "none"
+        return nothing_judged("perft", f"no perft case is of a declared profile ({claimed})")
     return 1 if bad else 0
 
 
-def _check_all(adapter: Adapter, info: Info, max_depth: int, expectations: Expectations) -> tuple[list[str], int, int]:
-    """Report lines, the number of unexpected results (differences not listed, listed cases that agree), cases run."""
+def applicable(case: PerftCase, contract: Contract) -> str | None:
+    """Why the declared rules cannot start this case (a position they refuse), or None."""
+    if not contract.deviated(case.profile):
+        return None
+    try:
+        Game.from_text(contract.rules(case.profile), case.position)
+    except NotationError as err:
+        return str(err)
+    return None
+
+
+def _check_all(adapter: Adapter, contract: Contract, max_depth: int) -> tuple[list[str], int, int, int]:
+    """Report lines, the number of unexpected results (differences not listed, listed cases that agree), cases
+    checked, cases not applicable."""
     from conformance.explore.perft import cases, check
 
     lines: list[str] = []
-    bad = checked = 0
+    bad = checked = skipped = 0
     for case in progress(cases(), "perft cases", unit="case"):
-        if info.supports(case.profile) is not None:
+        if not contract.claims(case.profile):
             continue
-        limited = type(case)(
+        key = f"perft/{case.name}[{case.profile}]"
+        why_not = applicable(case, contract)
+        if why_not:
+            lines.append(f"  skipped  {key}: not applicable under the declared rules ({why_not})")
+            skipped += 1
+            continue
+        limited = PerftCase(
             case.name, case.profile, case.position, {d: n for d, n in case.counts.items() if d <= max_depth}
         )
-        rules = info.reference_profile(case.profile) if info.deviated(case.profile) else None
+        rules = contract.rules(case.profile) if contract.deviated(case.profile) else None
         try:
-            problems = check(adapter, limited, rules)
+            problems = check(adapter, limited, rules, contract.info.observes("reshuffle-count"))
         except (AdapterError, RuleError, Skip) as err:  # that case's error, not the end of the command
-            lines.append(f"{case.name} [{case.profile}]: errored: {str(err).splitlines()[0]}")
+            lines.append(f"  FAILED   {key}: errored: {str(err).splitlines()[0]}")
             bad += 1
             checked += 1
             continue
-        why = expectations.reason_for(f"perft/{case.name}", case.profile)
+        why = contract.expected_failure(f"perft/{case.name}", case.profile)
         checked += 1
+        depths = f"depths {min(limited.counts, default=0)}-{max(limited.counts, default=0)}"
         if problems and why:
-            lines.append(f"expected failure ({why}): {problems[0]}")
+            lines.append(f"  expected failure ({why}): {problems[0]}")
         elif why:
-            lines.append(f"UNEXPECTED PASS: perft/{case.name}[{case.profile}] is listed ({why}) but agrees")
+            lines.append(f"  UNEXPECTED PASS: {key} is listed ({why}) but agrees")
             bad += 1
         elif problems:
-            lines += problems
+            lines += [f"  FAILED   {key}", *(f"    {p}" for p in problems)]
             bad += 1
-    return lines, bad, checked
+        else:
+            lines.append(f"  ok       {key} {depths}")
+    return lines, bad, checked, skipped
 
 
 COMMAND = Command("perft", "check an implementation's perft counts against spec/perft/", configure, _perft)

@@ -6,8 +6,10 @@ import argparse
 
 from conformance.adapter import Adapter, AdapterError, RuleError, Skip
 from conformance.adapters.session import make_adapter
-from conformance.cli.common import Command, adapter_options, nothing_judged, positive
+from conformance.cli.common import Command, adapter_options, contract_of, contract_options, nothing_judged, positive
+from conformance.contract import Contract
 from conformance.explore.winnable import CodeCheck
+from crescent_ref.exits import FAILED, OK
 from crescent_ref.progress import progress
 from crescent_ref.solver import Budget
 
@@ -15,6 +17,7 @@ from crescent_ref.solver import Budget
 def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``winnable``."""
     adapter_options(p)
+    contract_options(p, "file of known differences; a code is keyed winnable/<code>[profile] (strict)")
     p.add_argument("--profile", default="app", help="the profile the deals are played in (default: app)")
     p.add_argument("--codes", nargs="+", required=True, help="the game codes claimed winnable")
     p.add_argument("--seconds", type=positive(float), default=30.0, help="the solver's time budget per code")
@@ -23,30 +26,40 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def _winnable(args: argparse.Namespace) -> int:
     """Solve each code on the reference, replay each winning line on the implementation, report."""
-    from conformance.explore.winnable import exit_code, summary
+    from conformance.explore.winnable import summary
 
     adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
     budget = Budget(nodes=args.nodes, seconds=args.seconds)
     try:
-        why = adapter.info().supports(args.profile)
-        if why is not None:
-            return nothing_judged("winnable", f"--profile {args.profile}: {why}")
-        checks = [_checked(adapter, args.profile, code, budget)
-                  for code in progress(args.codes, "codes", unit="code")]
+        contract = contract_of(args, adapter.info())
+        if not contract.claims(args.profile):
+            return nothing_judged("winnable", f"--profile {args.profile}: {contract.info.supports(args.profile)}")
+        codes = progress(args.codes, "codes", unit="code")
+        checks = [_checked(adapter, args.profile, code, budget, contract) for code in codes]
     finally:
         adapter.close()
-    print("\n".join(str(c) for c in checks))
+    lines, bad = [], 0
+    for check in checks:
+        why = contract.expected_failure(f"winnable/{check.code}", args.profile)
+        if why is not None:
+            held = check.finding == "won"
+            bad += held
+            lines.append(f"{'UNEXPECTED PASS' if held else 'expected'}: {check} (known difference: {why})")
+        else:
+            bad += check.finding != "won"
+            lines.append(str(check))
+    print("\n".join(lines))
     print(summary(checks))
-    return exit_code(checks)
+    return FAILED if bad else OK
 
 
-def _checked(adapter: Adapter, profile: str, code: str, budget: Budget) -> CodeCheck:
+def _checked(adapter: Adapter, profile: str, code: str, budget: Budget, contract: Contract) -> CodeCheck:
     """``check_code``, an adapter fault (a crash, a malformed reply, an errored or skipped request) being
     that code's finding, not the end of the command."""
     from conformance.explore.winnable import check_code
 
     try:
-        return check_code(adapter, profile, code, budget)
+        return check_code(adapter, profile, code, budget, contract)
     except (AdapterError, RuleError, Skip) as err:
         kind = {RuleError: "refused the game code", Skip: "skipped the game"}.get(type(err), "errored")
         return CodeCheck(code, profile, "not-won", f"the implementation {kind}: {str(err).splitlines()[0]}")

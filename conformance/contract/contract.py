@@ -83,7 +83,7 @@ class Contract:
         """``crescent-ref play`` options that play ``profile`` as declared (none when nothing is declared)."""
         base = profile.split("+")[0]
         changes = self.info.deviations.get(base)
-        return ["--deviations", json.dumps(dict(changes), separators=(",", ":"))] if changes else []
+        return ["--deviations", json.dumps({base: dict(changes)}, separators=(",", ":"))] if changes else []
 
     def as_record(self) -> dict[str, Any]:
         """The contract as a JSON report keeps it (``from_record`` reads it back)."""

@@ -8,6 +8,7 @@ when one is left and the game is not over (spec/perft.md).
 from __future__ import annotations
 
 import collections
+import json
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,26 @@ def cases(folder: Path | None = None) -> list[PerftCase]:
     return found
 
 
+class ActionRefused(Exception):
+    """The implementation refused an action perft replays: one it counted, or a reshuffle counted for it."""
+
+    def __init__(self, path: tuple[str, ...], reason: str | None) -> None:
+        self.path, self.reason = path, reason
+        super().__init__(f"the implementation refused {path[-1]!r} after {' '.join(path[:-1]) or 'the start'} "
+                         f"({reason or 'no reason'}), which it counted")  # fmt: skip
+
+
+def replay(adapter: Adapter, profile: str, position: str, path: tuple[str, ...]) -> dict[str, Any]:
+    """The state after starting from ``position`` and playing ``path``; ActionRefused when one is refused."""
+    state = adapter.start(profile, position=position)
+    for number, action in enumerate(path, 1):
+        reply = adapter.act(action)
+        if not reply.accepted:
+            raise ActionRefused(path[:number], reply.reason)
+        state = reply.state
+    return state
+
+
 def node_actions(adapter: Adapter, state: dict[str, Any]) -> list[str]:
     """The actions perft counts at the adapter's current state."""
     moves = list(adapter.legal_moves())
@@ -52,10 +73,9 @@ def node_actions(adapter: Adapter, state: dict[str, Any]) -> list[str]:
 
 
 def adapter_perft(adapter: Adapter, profile: str, position: str, depth: int, path: tuple[str, ...] = ()) -> int:
-    """Leaves at ``depth`` below the node reached by ``path`` from ``position``."""
-    state = adapter.start(profile, position=position)
-    for action in path:
-        state = adapter.act(action).state
+    """Leaves at ``depth`` below the node reached by ``path`` from ``position`` (every action replayed is
+    checked accepted: ActionRefused)."""
+    state = replay(adapter, profile, position, path)
     todo = node_actions(adapter, state)
     if depth <= 1:
         return len(todo) if depth == 1 else 1
@@ -75,6 +95,29 @@ def check(adapter: Adapter, case: PerftCase, rules: Profile | None = None) -> li
     the reference's under those rules, not the file's.
     """
     expected_counts = case.counts if rules is None else _reference_counts(case, rules)
+    try:
+        _root_actions_accepted(adapter, case)
+        return _counts_differ(adapter, case, expected_counts, rules)
+    except ActionRefused as err:
+        return [f"{case.name} [{case.profile}]: {err}", *_refused_lines(case, err.path, rules)]
+
+
+def _root_actions_accepted(adapter: Adapter, case: PerftCase) -> None:
+    """Play each action counted at the root once (a reshuffle counted but refused is found at any depth)."""
+    state = adapter.start(case.profile, position=case.position)
+    for action in node_actions(adapter, state):
+        replay(adapter, case.profile, case.position, (action,))
+
+
+def _refused_lines(case: PerftCase, path: tuple[str, ...], rules: Profile | None) -> list[str]:
+    game = _reference_node(case, rules, path[:-1])
+    said = "accepts" if game.apply(path[-1], dry_run=True).accepted else "refuses it too"
+    return [f"  the reference {said}", f"  reference: {_play_line(case, path, rules)}"]
+
+
+def _counts_differ(
+    adapter: Adapter, case: PerftCase, expected_counts: dict[int, int], rules: Profile | None
+) -> list[str]:
     for depth, expected in sorted(expected_counts.items()):
         got = adapter_perft(adapter, case.profile, case.position, depth)
         if got != expected:
@@ -95,10 +138,7 @@ def _reference_node(case: PerftCase, rules: Profile | None, path: tuple[str, ...
 
 
 def _adapter_node(adapter: Adapter, case: PerftCase, path: tuple[str, ...]) -> list[str]:
-    state = adapter.start(case.profile, position=case.position)
-    for action in path:
-        state = adapter.act(action).state
-    return sorted(node_actions(adapter, state))
+    return sorted(node_actions(adapter, replay(adapter, case.profile, case.position, path)))
 
 
 def shortest_difference(adapter: Adapter, case: PerftCase, depth: int, rules: Profile | None = None) -> list[str]:
@@ -112,7 +152,7 @@ def shortest_difference(adapter: Adapter, case: PerftCase, depth: int, rules: Pr
         want = sorted(str(a) for a in actions(_reference_node(case, rules, path)))
         got = _adapter_node(adapter, case, path)
         if want != got:
-            return _node_difference(case, path, want, got)
+            return _node_difference(case, path, want, got, rules)
         queue.extend(
             ((*path, a), left - 1) for a in want if left > 1 and _child_differs(adapter, case, rules, path, a, left)
         )
@@ -126,11 +166,26 @@ def _child_differs(
     return ours != adapter_perft(adapter, case.profile, case.position, left - 1, (*path, action))
 
 
-def _node_difference(case: PerftCase, path: tuple[str, ...], want: list[str], got: list[str]) -> list[str]:
+def _node_difference(
+    case: PerftCase, path: tuple[str, ...], want: list[str], got: list[str], rules: Profile | None = None
+) -> list[str]:
     where = " ".join(path) or "(the root)"
     lines = [f"  shortest differing path: {where}"]
     missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
     lines += [f"  missing actions: {', '.join(missing)}"] if missing else []
     lines += [f"  extra actions: {', '.join(extra)}"] if extra else []
-    replay = shlex.join(["crescent-ref", "play", "--profile", case.profile, "--position", case.position, *path])
-    return [*lines, f"  reference: {replay}"]
+    return [*lines, f"  reference: {_play_line(case, path, rules)}"]
+
+
+def _play_line(case: PerftCase, path: tuple[str, ...], rules: Profile | None) -> str:
+    """``crescent-ref play`` at this node, under the declared rules when there are any."""
+    words = ["crescent-ref", "play", "--profile", case.profile, "--position", case.position]
+    if rules is not None and "[" in rules.name:
+        words += ["--deviations", json.dumps({case.profile.split("+")[0]: _changes(rules)}, separators=(",", ":"))]
+    return shlex.join([*words, *path])
+
+
+def _changes(rules: Profile) -> dict[str, Any]:
+    """The parameters ``rules`` sets otherwise than its named profile."""
+    plain = Profile.named(rules.name.split("[")[0] + rules.name.partition("]")[2]).parameters()
+    return {k: v for k, v in rules.parameters().items() if plain[k] != v}

@@ -154,7 +154,6 @@ def describe(accepted: bool, reason: str | None) -> str:
     return f"rejected ({reason})" if reason else "rejected"
 
 
-
 ACTUAL: dict[str, Callable[[Game], Any]] = {
     "piles": lambda g: [[CARD_TEXT[c] for c in pile] for pile in g.position.piles],
     "hidden": lambda g: list(g.position.hidden),
@@ -222,7 +221,5 @@ def _differences(key: str, reference: Any, logged: Any) -> list[Mismatch]:
             if r != g
         ]
     if key == "foundations":
-        return [
-            Mismatch(f"top of foundation {k}", reference[k], v) for k, v in logged.items() if reference.get(k) != v
-        ]
+        return [Mismatch(f"top of foundation {k}", reference[k], v) for k, v in logged.items() if reference.get(k) != v]
     return [Mismatch(key, reference, logged)]

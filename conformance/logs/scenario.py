@@ -45,8 +45,10 @@ def log_scenario(verdict: LogVerdict) -> dict[str, Any]:
         raise ScenarioRefused(f"{log.file} parts from the reference at step {record.number if record else 0}")
     if "[" in verdict.profile.name:
         raise ScenarioRefused(f"{log.file} declares deviations ({verdict.profile.name}): it passes only under them")
-    game = Game.deal(verdict.profile, log.header.code) if log.header.code else Game.from_text(
-        verdict.profile, log.header.position or ""
+    game = (
+        Game.deal(verdict.profile, log.header.code)
+        if log.header.code
+        else Game.from_text(verdict.profile, log.header.position or "")
     )
     given: dict[str, Any] = {"code": log.header.code} if log.header.code else {"position": log.header.position}
     if log.header.state:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from conformance.adapter import Reply
 from conformance.adapters.reference import ReferenceAdapter
+from conformance.judging.state import game_state
 from crescent_ref.game import Game
 from crescent_ref.profiles import Profile
 
@@ -45,3 +47,18 @@ def more_reshuffles() -> ReferenceAdapter:
 def unbounded_undo() -> ReferenceAdapter:
     """The app with undo back to the deal (``undo_limit: null``)."""
     return ReferenceAdapter({"app": {"undo_limit": None}})
+
+
+class RefusesReshuffles(ReferenceAdapter):
+    """A game that shows reshuffles left but refuses every reshuffle (perft must not count it as played)."""
+
+    def act(self, action: str) -> Reply:
+        """Every reshuffle refused, the state unchanged."""
+        if action == "reshuffle":
+            return Reply(False, "no-reshuffles", None, (), game_state(self._game()))
+        return super().act(action)
+
+
+def refuses_reshuffles() -> RefusesReshuffles:
+    """The reference refusing every reshuffle."""
+    return RefusesReshuffles()

@@ -82,6 +82,8 @@ def scenario(profile: str, reference: Profile, case: Case, diff: Difference, dia
         "given": given,
         "steps": steps,
     }
+    if reference.changes():  # found under declared deviations: judged under them when run again
+        sc["declared"] = {"deviations": {profile.split("+")[0]: reference.changes()}}
     if diagnosis.source:
         sc["source"] = diagnosis.source
     if diagnosis.statements:
