@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from conformance.cli.common import Command
+from conformance.contract.expectations import Expectations, load_expectations
 from conformance.logs.check import LogVerdict, check_log
 from conformance.logs.read import LogError, read_log
 from conformance.logs.report import format_verdict
@@ -26,6 +27,11 @@ def configure(p: argparse.ArgumentParser) -> None:
         metavar="OUT.yaml",
         help="also write the (consistent) log as a scenario file in the corpus format (one log only)",
     )
+    p.add_argument(
+        "--expectations",
+        type=Path,
+        help="file of known differences; a log is keyed log/<file name> (a listed log that agrees fails, strict)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="print only divergences and errors")
 
 
@@ -35,23 +41,37 @@ def _check_log(args: argparse.Namespace) -> int:
     if args.as_scenario and len(args.logs) != 1:
         print("check-log: --as-scenario takes exactly one log", file=sys.stderr)
         return BAD_INPUT
-    codes = [_one(path, args) for path in progress(args.logs, "logs", total=len(args.logs), quiet=args.quiet)]
+    expectations = load_expectations(args.expectations)
+    logs = progress(args.logs, "logs", total=len(args.logs), quiet=args.quiet)
+    codes = [_one(path, args, expectations) for path in logs]
     if len(codes) > 1 and not args.quiet:
         print(f"check-log: {codes.count(OK)} of {len(codes)} logs consistent")
     return max(codes)
 
 
-def _one(path: Path, args: argparse.Namespace) -> int:
+def _one(path: Path, args: argparse.Namespace, expectations: Expectations) -> int:
     try:
         verdict = check_log(read_log(path), args.profile)
     except LogError as err:
         print(f"check-log: log {err}", file=sys.stderr)
         return BAD_INPUT
+    why = expectations.reason_for(f"log/{path.name}", verdict.profile.name)
     if not (args.quiet and verdict.consistent):
         print(format_verdict(verdict) + ("" if verdict.consistent else "\n"))
+    if why is not None:
+        return _expected(path, verdict.consistent, why)
     if args.as_scenario:
         return _as_scenario(verdict, args.as_scenario)
     return OK if verdict.consistent else DIVERGES
+
+
+def _expected(path: Path, consistent: bool, why: str) -> int:
+    """A log the expectations file lists: its divergence is a known difference; agreeing fails (strict)."""
+    if consistent:
+        print(f"UNEXPECTED PASS: log/{path.name} is listed as a known difference ({why}) but agrees")
+        return DIVERGES
+    print(f"expected: log/{path.name} is a known difference ({why})")
+    return OK
 
 
 def _as_scenario(verdict: LogVerdict, out: Path) -> int:

@@ -10,8 +10,10 @@ value back (``from_report``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,6 +86,14 @@ class Contract:
         base = profile.split("+")[0]
         changes = self.info.deviations.get(base)
         return ["--deviations", json.dumps({base: dict(changes)}, separators=(",", ":"))] if changes else []
+
+    def written_under(self, deviations: Mapping[str, Mapping[str, Any]]) -> Contract:
+        """This contract with the deviations a scenario was written under in place of its own for those bases
+        (a fuzz finding or a converted log of a deviating game is judged under the rules it was found in)."""
+        if not deviations:
+            return self
+        info = dataclasses.replace(self.info, deviations={**self.info.deviations, **deviations})
+        return dataclasses.replace(self, info=info)
 
     def as_record(self) -> dict[str, Any]:
         """The contract as a JSON report keeps it (``from_record`` reads it back)."""

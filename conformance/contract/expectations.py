@@ -9,7 +9,7 @@ Format (YAML)::
 
 A listed scenario is an expected failure; if it passes, the run says so and fails (strict).
 ``crescent-conformance run``, ``smoke``, ``check-log``,
-``perft`` (keys ``perft/<case name>[profile]``), ``fuzz`` (keys ``fuzz/KIND:VALUE``,
+``perft`` (keys ``perft/<case name>[profile]``), ``check-log`` (keys ``log/<file name>``), ``fuzz`` (keys ``fuzz/KIND:VALUE``,
 its ``--ignore`` rules) and the pytest plugin read it.
 """
 
@@ -82,7 +82,7 @@ class Expectations:
 
 
 def _unknown(key: str, profiles: dict[str, tuple[str, ...]]) -> str:
-    if key.startswith(("perft/", "fuzz/")):  # checked by perft and fuzz themselves
+    if key.startswith(("perft/", "fuzz/", "log/")):  # checked by perft, fuzz and check-log themselves
         return ""
     scenario_id, bracket, profile = key.partition("[")
     if scenario_id not in profiles:

@@ -17,7 +17,8 @@ from conformance.corpus import cache
 from conformance.corpus.scenarios import Citation, Expect, Scenario, Step
 from conformance.corpus.yamlines import JsonPath, Located, load, parse
 from conformance.reading import decode, read_bytes
-from crescent_ref.errors import CrescentError, ScenarioError
+from crescent_ref.errors import CrescentError, NotationError, ScenarioError
+from crescent_ref.profiles import base_names, get_profile
 from crescent_ref.spec_files import spec_dir
 
 if TYPE_CHECKING:  # imported when a file is validated: a warm cache's start-up does not pay for it
@@ -174,7 +175,26 @@ def _scenario(doc: Located, area: str, index: int, raw: dict[str, Any]) -> Scena
         given_state=given.get("state", {}),
         given_by_profile={k: v.get("state", {}) for k, v in given.get("by_profile", {}).items()},
         steps=tuple(_step(doc, (*base, "steps", n), n + 1, s) for n, s in enumerate(raw["steps"])),
+        declared=_declared(doc, (*base, "declared", "deviations"), raw.get("declared", {}).get("deviations", {})),
     )
+
+
+def _declared(doc: Located, path: JsonPath, deviations: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The deviations a scenario was written under, each checked against spec/profiles.yaml.
+
+    Raises:
+        ScenarioError: an unknown base profile or parameter, or a value outside its type.
+    """
+    for base, changes in deviations.items():
+        try:
+            if base not in base_names():
+                raise NotationError("base profile", base, f"known: {', '.join(base_names())}")
+            get_profile(base).changed(changes)
+        except NotationError as err:
+            raise ScenarioError(
+                doc.file, doc.line((*path, base)), "/".join(map(str, (*path, base))), str(err)
+            ) from None
+    return {str(base): dict(changes) for base, changes in deviations.items()}
 
 
 def _expect(raw: dict[str, Any]) -> Expect:

@@ -79,6 +79,9 @@ class Scenario:
     given_state: dict[str, Any]
     given_by_profile: dict[str, dict[str, Any]]
     steps: tuple[Step, ...]
+    # The deviations it was written under (a fuzz finding or a converted log of a deviating game): it is
+    # judged as if the implementation declared them for the profile's base (spec/protocol.md).
+    declared: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def given_state_for(self, profile: str) -> dict[str, Any]:
         """The expected starting state for ``profile``."""

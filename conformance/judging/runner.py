@@ -126,6 +126,7 @@ def _announce(adapter: Adapter, contract: Contract, scenario: Scenario, profile:
     """Announce the scenario's calls when it will be played as written (not skipped, not re-judged, not
     started from a dealt position); whether every call it makes was announced (or it makes none that could
     follow another scenario's). A fault is left for the scenario's own calls to meet and report."""
+    contract = contract.written_under(scenario.declared)
     as_written = not contract.deviated(profile) and (not scenario.code or contract.deals_codes())
     if why_skip(contract, scenario, profile) is not None or not as_written:
         return True
@@ -155,6 +156,7 @@ def _as_written(result: Result, scenario: Scenario) -> Result:
 
 
 def _judged(adapter: Adapter, contract: Contract, scenario: Scenario, profile: str, announced: bool) -> Result:
+    contract = contract.written_under(scenario.declared)
     skip = why_skip(contract, scenario, profile)
     if skip:
         return Result(scenario, profile, "skipped", skip, claimed=contract.claims(profile))

@@ -73,7 +73,7 @@ def judged_profile(log: GameLog, name: str | None = None) -> Profile:
                 raise NotationError("deviations", base, f"not a base profile; known: {', '.join(base_names())}")
             for key, value in changes.items():
                 check_parameter(key, value)
-        return profile.changed(header.deviations.get(profile.name.split("+")[0], {}))
+        return Profile.declared(profile.name, header.deviations.get(profile.name.split("+")[0], {}))
     except NotationError as err:
         raise LogError(log.file, header.line, _header_text(header), str(err)) from None
 
@@ -111,7 +111,7 @@ def _replay(log: GameLog, profile: Profile) -> tuple[Divergence | None, int]:
         before = game.position
         recent.append((before, record, not game.history and game.selected is None))
         outcome = game.apply(record.action)
-        found = judge(record, outcome) + seen.compare(log, record.line, record.state, record.text)
+        found = judge(record, outcome, log.header) + seen.compare(log, record.line, record.state, record.text)
         if found:
             start, actions = _replay_path(log, record, recent)
             return Divergence(record, tuple(found), outcome, before, game.position, start, actions), record.number
@@ -132,17 +132,34 @@ def _replay_path(
     return steps[first][0].to_text(), tuple(str(r.action) for _, r, _ in steps[first:])
 
 
-def judge(record: LogRecord, outcome: Outcome) -> list[Mismatch]:
-    """What the log says of the outcome against what the reference did (only what the log says)."""
+def observes(header: LogHeader, capability: str) -> bool:
+    """Whether the game that wrote the log observes this part (a header without ``observes``: every part)."""
+    return header.observes is None or capability in header.observes
+
+
+def names_reason(header: LogHeader, reason: str | None) -> bool:
+    """Whether a refusal for ``reason`` is judged on its reason (``reasons`` observed, ``reason`` named)."""
+    named = header.reason_codes is None or reason in header.reason_codes
+    return named and (observes(header, "reasons") or header.reason_codes is not None)
+
+
+def judge(record: LogRecord, outcome: Outcome, header: LogHeader | None = None) -> list[Mismatch]:
+    """What the log says of the outcome against what the reference did (only what the log says, and only
+    what the game observes, as its header declares)."""
+    header = header or LogHeader(0, "")
     if record.accepted != outcome.accepted:
         said = describe(record.accepted, record.reason)
         return [Mismatch("outcome", describe(outcome.accepted, outcome.reason), said)]
     found = []
-    if record.reason is not None and record.reason != outcome.reason:
+    if record.reason is not None and record.reason != outcome.reason and names_reason(header, outcome.reason):
         found.append(Mismatch("reason", outcome.reason, record.reason))
-    if record.effect is not None and record.effect != outcome.effect:
+    if record.effect is not None and record.effect != outcome.effect and observes(header, "effect"):
         found.append(Mismatch("effect", outcome.effect, record.effect))
-    if record.moves is not None and record.moves != tuple(str(m) for m in outcome.moves):
+    if (
+        observes(header, "card-moves")
+        and record.moves is not None
+        and record.moves != tuple(str(m) for m in outcome.moves)
+    ):
         found.append(Mismatch("card moves", [str(m) for m in outcome.moves], list(record.moves)))
     return found
 
@@ -201,11 +218,28 @@ class Observed:
             if key in PER_POSITION:
                 kept[key] = actual
             if logged != actual and not (key == "foundations" and _subset(logged, actual)):
+                if not observed(log.header, key, actual, logged):
+                    continue
                 problem = field_problem(key, logged)
                 if problem:
                     raise LogError(log.file, line, text, problem)
                 found.extend(_differences(key, actual, logged))
         return found
+
+
+# A state field compared only when the game observes it; the others' values are not compared at all.
+FIELD_OBSERVATION = {"moves": "move-count", "reshuffles": "reshuffle-count", "undo": "undo-count"}
+
+
+def observed(header: LogHeader, key: str, actual: Any, logged: Any) -> bool:
+    """Whether a difference in ``key`` counts: the game observes that field (or that status)."""
+    if key in FIELD_OBSERVATION:
+        return observes(header, FIELD_OBSERVATION[key])
+    if key == "status" and (actual, logged) == ("waiting", "playing"):
+        return observes(header, "waiting")
+    if key == "status" and actual == "lost" and logged in ("playing", "waiting"):
+        return observes(header, "lost")
+    return True
 
 
 def _subset(logged: Any, actual: dict[str, Any]) -> bool:

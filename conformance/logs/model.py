@@ -34,6 +34,8 @@ class LogHeader:
     implementation: str = ""
     deviations: dict[str, dict[str, Any]] = field(default_factory=dict)
     state: dict[str, Any] = field(default_factory=dict)
+    observes: frozenset[str] | None = None  # the observation capabilities of the game (None: all of them)
+    reason_codes: frozenset[str] | None = None  # partial reasons: the only codes the game names (None: all)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,16 +13,19 @@ import json
 from pathlib import Path
 from typing import Any, NoReturn
 
+from conformance.adapter import OBSERVATIONS
 from conformance.logs.model import EFFECTS, FORMAT_VERSION, STATE_FIELDS, GameLog, LogHeader, LogRecord
 from conformance.reading import InputFileError, parse_json, read_text
 from crescent_ref.actions import Action
 from crescent_ref.deal import parse_code
 from crescent_ref.errors import CrescentError, NotationError
 from crescent_ref.position import Position
+from crescent_ref.spec_files import load_yaml
 
 MAX_LOG_BYTES = 256 * 2**20  # a log of 100,000 actions with the whole state on every line is about 200 MiB
 _FIELDS = frozenset(STATE_FIELDS)
-HEADER_KEYS = {"crescent_log", "profile", "position", "code", "implementation", "deviations", "state", "meta"}
+HEADER_KEYS = {"crescent_log", "profile", "position", "code", "implementation", "deviations", "state", "meta",
+               "observes", "reason_codes"}  # fmt: skip
 RECORD_KEYS = {"action", "accepted", "reason", "effect", "moves", "state", "meta"}
 
 
@@ -108,7 +111,26 @@ def _header(line: _Line, data: dict[str, Any]) -> LogHeader:
         implementation=_implementation(line, data.get("implementation", {})),
         deviations=_deviations(line, data.get("deviations", {})),
         state=_state(line, data.get("state", {})),
+        observes=_names(line, data.get("observes"), "observes", tuple(OBSERVATIONS)),
+        reason_codes=_names(line, data.get("reason_codes"), "reason_codes", reason_codes()),
     )
+
+
+def reason_codes() -> tuple[str, ...]:
+    """The reason codes of spec/reasons.yaml."""
+    return tuple(str(r["code"]) for r in load_yaml("reasons.yaml")["reasons"])
+
+
+def _names(line: _Line, value: Any, what: str, known: tuple[str, ...]) -> frozenset[str] | None:
+    """A header list of names from ``known`` (absent: None)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        line.fail(f"{what} must be a list of names")
+    unknown = sorted(set(value) - set(known))
+    if unknown:
+        line.fail(f"{what}: unknown name {unknown[0]!r}; known: {', '.join(known)}")
+    return frozenset(value)
 
 
 def _start(line: _Line, position: Any, code: Any) -> None:

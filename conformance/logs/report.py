@@ -3,6 +3,7 @@ the table before the step, and a command that replays it on the reference."""
 
 from __future__ import annotations
 
+import json
 import shlex
 from typing import Any
 
@@ -96,18 +97,29 @@ def _position_fields(pos: Position) -> dict[str, Any]:
     return position_state(pos)
 
 
+def plain_name(name: str) -> str:
+    """``app+six`` of a declared profile's name ``app[reshuffles=4]+six``."""
+    head, _, rest = name.partition("[")
+    return head + rest.partition("]")[2]
+
+
+def deviation_words(verdict: LogVerdict) -> list[str]:
+    """``--deviations JSON`` for ``crescent-ref play`` when the log declares deviations for its base."""
+    base = verdict.profile.name.split("[")[0].split("+")[0]
+    changes = verdict.log.header.deviations.get(base)
+    return ["--deviations", json.dumps({base: changes}, separators=(",", ":"))] if changes else []
+
+
 def replay_lines(verdict: LogVerdict, div: Divergence) -> list[str]:
     """``replay:`` (crescent-ref play, up to the diverging step) and ``recheck:`` (check-log)."""
     start = div.replay_start
     flag = "--code" if start.startswith("CR1-") else "--position"
-    base = verdict.profile.name.split("[")[0]
-    words = ["crescent-ref", "play", "--profile", base, flag, start, *div.replay_actions]
+    name = plain_name(verdict.profile.name)
+    words = ["crescent-ref", "play", "--profile", name, flag, start, *deviation_words(verdict), *div.replay_actions]
     lines = [f"  replay: {shlex.join(words)}"]
     record = div.record
     if record is not None and len(div.replay_actions) < record.number:
         back = len(div.replay_actions)
         lines.append(f"  (the replay starts {back} steps back, from the position then, with no undo history)")
-    if "[" in verdict.profile.name:
-        lines.append(f"  (deviations declared: the reference played {verdict.profile.name}; play cannot take them)")
     lines.append(f"  recheck: crescent-conformance check-log {shlex.quote(verdict.log.file)}")
     return lines

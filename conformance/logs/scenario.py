@@ -7,6 +7,7 @@ refusal logged without its reason gets the reference's reason, since a scenario 
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -14,12 +15,19 @@ from typing import Any
 from conformance.files import write_atomic
 from conformance.logs.check import LogVerdict
 from conformance.logs.model import GameLog, LogRecord
+from conformance.logs.report import plain_name
 from crescent_ref.errors import CrescentError
 from crescent_ref.game import Game, Outcome
 from crescent_ref.position import join_pile
+from crescent_ref.spec_files import spec_dir
 from crescent_ref.state_json import game_state
 
-SCHEMA_LINE = "# yaml-language-server: $schema=../schema/scenario.schema.json\n"
+
+def schema_line(out: Path) -> str:
+    """The editor's schema comment, with the path from ``out``'s folder to spec/schema/scenario.schema.json."""
+    schema = spec_dir() / "schema" / "scenario.schema.json"
+    relative = os.path.relpath(schema.resolve(), out.parent.resolve()).replace(os.sep, "/")
+    return f"# yaml-language-server: $schema={relative}\n"
 
 
 class ScenarioRefused(CrescentError):
@@ -32,7 +40,7 @@ def write_scenario(verdict: LogVerdict, out: Path) -> None:
 
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml when present
     body = {"area": "game-log", "scenarios": [log_scenario(verdict)]}
-    text = SCHEMA_LINE + yaml.dump(body, Dumper=dumper, allow_unicode=True, sort_keys=False, width=10_000)
+    text = schema_line(out) + yaml.dump(body, Dumper=dumper, allow_unicode=True, sort_keys=False, width=10_000)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(out, text)
 
@@ -43,8 +51,6 @@ def log_scenario(verdict: LogVerdict) -> dict[str, Any]:
     if verdict.divergence is not None:
         record = verdict.divergence.record
         raise ScenarioRefused(f"{log.file} parts from the reference at step {record.number if record else 0}")
-    if "[" in verdict.profile.name:
-        raise ScenarioRefused(f"{log.file} declares deviations ({verdict.profile.name}): it passes only under them")
     game = (
         Game.deal(verdict.profile, log.header.code)
         if log.header.code
@@ -58,13 +64,16 @@ def log_scenario(verdict: LogVerdict) -> dict[str, Any]:
         "id": scenario_id(log),
         "title": f"Game log {Path(log.file).name}: {len(steps)} actions" + _by(log),
         "origin": {"kind": "game-log", "log": Path(log.file).name, **_implementation(log)},
-        "profiles": [verdict.profile.name],
+        "profiles": [plain_name(verdict.profile.name)],
         "features": _features(log, given, steps),
         "given": given,
         "steps": steps,
     }
     if not scenario["features"]:
         del scenario["features"]
+    base = verdict.profile.name.split("[")[0].split("+")[0]
+    if "[" in verdict.profile.name:  # written under the log's deviations: judged under them (spec/protocol.md)
+        scenario["declared"] = {"deviations": {base: dict(log.header.deviations[base])}}
     return scenario
 
 
