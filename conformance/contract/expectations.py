@@ -8,9 +8,9 @@ Format (YAML)::
       undo-007[app]: undo limit is 50             # this profile only
 
 A listed scenario is an expected failure; if it passes, the run says so and fails (strict).
-``crescent-conformance run``, ``smoke``, ``check-log``,
-``perft`` (keys ``perft/<case name>[profile]``), ``check-log`` (keys ``log/<file name>``), ``fuzz`` (keys ``fuzz/KIND:VALUE``,
-its ``--ignore`` rules) and the pytest plugin read it.
+``crescent-conformance run``, ``smoke``, ``perft`` (keys ``perft/<case name>[profile]``), ``check-log``
+(keys ``log/<file name>``), ``fuzz`` (keys ``fuzz/KIND:VALUE``, its ``--ignore`` rules), ``winnable``
+and the pytest plugin read it.
 """
 
 from __future__ import annotations
