@@ -20,9 +20,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from conformance.adapter import Adapter, AdapterError
+from conformance.adapter import Adapter, AdapterError, Info
+from conformance.contract import Contract
 from crescent_ref.exits import FAILED, OK
 from crescent_ref.game import Game
+from crescent_ref.profiles import Profile
 from crescent_ref.solver import Budget, solve
 from crescent_ref.state_json import game_state
 
@@ -42,19 +44,28 @@ class CodeCheck:
         return f"{self.code} {self.profile}: {self.finding} ({self.detail})"
 
 
-def check_code(adapter: Adapter, profile: str, code: str, budget: Budget) -> CodeCheck:
-    """Solve ``code`` on the reference and, when it is winnable, replay the line on ``adapter``."""
-    answer = solve(Game.deal(profile, code), budget)
+def check_code(
+    adapter: Adapter, profile: str, code: str, budget: Budget, contract: Contract | None = None
+) -> CodeCheck:
+    """Solve ``code`` on the reference and, when it is winnable, replay the line on ``adapter``.
+
+    ``contract``: the solver plays the rules it declares (deviations included), and an implementation
+    without ``game-codes`` starts from the position the code deals.
+    """
+    contract = contract or Contract(Info("?", "", "?", (), capabilities=frozenset({"game-codes"})))
+    rules = contract.rules(profile)
+    answer = solve(Game.deal(rules, code), budget)
     if answer.verdict == "not winnable":
         return CodeCheck(code, profile, "not-winnable", f"proved: {answer.proof}")
     if answer.verdict == "unknown":
         return CodeCheck(code, profile, "unknown", f"the solver's {answer.limit} budget ran out")
     line = [str(action) for action in answer.line]
-    reference = _replayed(profile, code, line)
+    reference = _replayed(rules, code, line)
     if reference is None:
         return CodeCheck(code, profile, "unknown", "the solver's line does not win on the reference (a solver bug)")
     try:
-        played = _play(adapter, profile, code, line)
+        start = {"code": code} if contract.deals_codes() else {"position": Game.deal(rules, code).position.to_text()}
+        played = _play(adapter, profile, start, line)
     except AdapterError as err:  # an adapter fault is this code's result, not the end of the command
         return CodeCheck(code, profile, "not-won", f"the adapter failed: {err.message}")
     if isinstance(played, str):
@@ -65,9 +76,10 @@ def check_code(adapter: Adapter, profile: str, code: str, budget: Budget) -> Cod
     return CodeCheck(code, profile, "won", f"the solver's {len(line)}-action line wins, every card home")
 
 
-def _play(adapter: Adapter, profile: str, code: str, line: list[str]) -> dict[str, Any] | str:
-    """The implementation's state after the line, or why the line did not get through."""
-    adapter.start(profile, code=code)
+def _play(adapter: Adapter, profile: str, start: dict[str, str], line: list[str]) -> dict[str, Any] | str:
+    """The implementation's state after the line (from a code or the position it deals), or why the line
+    did not get through."""
+    adapter.start(profile, **start)
     state: dict[str, Any] = {}
     for number, action in enumerate(line, 1):
         reply = adapter.act(action)
@@ -77,9 +89,9 @@ def _play(adapter: Adapter, profile: str, code: str, line: list[str]) -> dict[st
     return state
 
 
-def _replayed(profile: str, code: str, line: list[str]) -> dict[str, Any] | None:
+def _replayed(rules: Profile, code: str, line: list[str]) -> dict[str, Any] | None:
     """The reference's state after ``line``, when every action is accepted and it ends won, cards all home."""
-    game = Game.deal(profile, code)
+    game = Game.deal(rules, code)
     if not all(game.apply(action).accepted for action in line):
         return None
     state = game_state(game)
