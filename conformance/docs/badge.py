@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from conformance.judging.report import outcome
+
 COLOURS = ((1.0, "#4c1"), (0.95, "#dfb317"), (0.8, "#fe7d37"), (0.0, "#e05d44"))
 GREY = "#9f9f9f"
 NARROW, WIDE = frozenset("ilj1.,:;!|/ ()[]'"), frozenset("mwMW@%")
@@ -47,7 +49,7 @@ def in_profile(record: dict[str, Any], profile: str | None) -> bool:
 def tally(report: dict[str, Any], profile: str | None = None) -> Tally:
     """The badge's numbers for a report, overall or for one profile."""
     records = [r for r in report["results"] if in_profile(r, profile)]
-    ran = [r for r in records if r["verdict"] != "skipped"]
+    ran = [r for r in records if r["verdict"] != "skipped" and outcome(r) != "not claimed"]
     return Tally(sum(r["verdict"] == "passed" for r in ran), len(ran), bool(report.get("complete")))
 
 

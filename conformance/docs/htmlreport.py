@@ -7,6 +7,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from conformance.contract import from_report
 from conformance.docs.html import page, raw, tag
 from conformance.docs.svg import changed_places, table_svg
 from conformance.files import check_writable, write_atomic
@@ -16,7 +17,7 @@ from conformance.wording import claimed_profiles, grounds_of, not_run, shown_pat
 from crescent_ref.errors import CrescentError
 from crescent_ref.position import Position
 
-VERDICTS = ("passed", "failed", "errored", "skipped", "xfailed", "expected-failure", "xpassed")
+VERDICTS = ("passed", "failed", "errored", "skipped", "xfailed", "expected-failure", "xpassed", "not-claimed")
 BAD = ("failed", "errored", "xpassed")
 # The report's own layout: a profile x area table that wraps its cells between marks rather than run past the
 # page (it fitted 1400 px only for one verdict a cell), mismatch cells that break long position texts, and the
@@ -33,24 +34,38 @@ table.multi .mark.failed, table.multi .mark.errored, table.multi .mark.xpassed {
   border-radius:3px; padding:0 .25em; } table.multi .mark.failed small.prof, table.multi .mark.errored small.prof,
   table.multi .mark.xpassed small.prof { color:#fff; }
 """
-MARKS = {"passed": "✓", "failed": "✗", "errored": "!", "skipped": "–", "xfailed": "x", "expected-failure": "x"}
+MARKS = {"passed": "✓", "failed": "✗", "errored": "!", "skipped": "–", "xfailed": "x", "expected-failure": "x",
+         "xpassed": "‼", "not-claimed": "○"}  # fmt: skip
+# How a record is shown: its outcome under the recorded contract (conformance.judging.report.outcome).
+SHOWN = {"expected failure": "expected-failure", "unexpectedly passed": "xpassed", "not claimed": "not-claimed"}
+
+
+def shown(record: dict[str, Any]) -> str:
+    """The mark a record gets: a known difference as expected-failure (and one that passed as xpassed), a
+    profile the implementation never claimed as not-claimed (neither a failure nor a skip), else the verdict."""
+    found = outcome(record)
+    return SHOWN.get(found, found)
 
 
 def verdicts(records: list[dict[str, Any]]) -> list[str]:
     """The verdicts present, known ones first in a fixed order."""
-    seen = {r["verdict"] for r in records}
+    seen = {shown(r) for r in records}
     return [v for v in VERDICTS if v in seen] + sorted(seen - set(VERDICTS))
 
 
 def default_replay(data: dict[str, Any]) -> str:
-    """How to name the implementation in replay commands when the caller does not say."""
+    """How to name the implementation in replay commands when the caller does not say: as the report's
+    contract recorded it (command, expectations, label), else a placeholder."""
+    contract = from_report(data)
+    if contract.command:
+        return contract.options()
     return "--impl reference" if data["implementation"]["name"] == "crescent_ref" else '--cmd "YOUR-ADAPTER"'
 
 
 def render_report(data: dict[str, Any], replay: str | None = None, *, all_profiles: bool = False) -> str:
     """The whole report page (``all_profiles``: also the rows of profiles the implementation does not claim)."""
     records = data["results"]
-    failures = sorted((r for r in records if r["verdict"] in BAD), key=lambda r: r["verdict"] != "failed")
+    failures = sorted((r for r in records if shown(r) in BAD), key=lambda r: r["verdict"] != "failed")
     impl = data["implementation"]
     shown = records if all_profiles else [r for r in records if r.get("claimed") is not False]
     body = [
@@ -109,7 +124,7 @@ def matrix(records: list[dict[str, Any]]) -> str:
     kinds = verdicts(records)
     cells: dict[tuple[str, str], Counter[str]] = {}
     for r in records:
-        cells.setdefault((r["profile"], r["area"]), Counter())[r["verdict"]] += 1
+        cells.setdefault((r["profile"], r["area"]), Counter())[shown(r)] += 1
     areas = sorted({a for _, a in cells})
     profiles = sorted({p for p, _ in cells})
     head = raw("tr", tag("th", "profile") + "".join(tag("th", a) for a in areas) + tag("th", "all"))

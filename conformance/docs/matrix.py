@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from conformance.contract import from_report
 from conformance.docs.html import page, raw, tag
-from conformance.docs.htmlreport import BAD, MARKS, default_replay, failure_block
+from conformance.docs.htmlreport import BAD, MARKS, default_replay, failure_block, shown
 from conformance.docs.htmlreport import CSS as REPORT_CSS
 from conformance.wording import RUNS
 
@@ -45,6 +46,8 @@ document.querySelectorAll('button.all').forEach(function (button) {
 """
 
 Records = dict[str, list[dict[str, Any]]]
+# Outcomes that need no one's attention: a pass, a known difference that still differs, a profile never claimed.
+QUIET = ("passed", "expected-failure", "not-claimed")
 
 
 def render_matrix(reports: list[dict[str, Any]], all_profiles: bool = False) -> str:
@@ -72,9 +75,10 @@ def claimed_only(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def implementation_name(report: dict[str, Any]) -> str:
-    """``name version``."""
+    """``name version``, and the run's label when it has one (two builds of one name stay apart)."""
     impl = report["implementation"]
-    return f"{impl['name']} {impl['version']}"
+    label = from_report(report).label or impl.get("label", "")
+    return f"{impl['name']} {impl['version']}" + (f" [{label}]" if label else "")
 
 
 def matrix_notes(reports: list[dict[str, Any]]) -> list[str]:
@@ -89,7 +93,7 @@ def matrix_notes(reports: list[dict[str, Any]]) -> list[str]:
 
 def legend(reports: list[dict[str, Any]]) -> str:
     """What the marks mean, and buttons to open or close every area."""
-    seen = {r["verdict"] for data in reports for r in data["results"]}
+    seen = {shown(r) for data in reports for r in data["results"]}
     marks = "  ".join(f"{MARKS.get(v, '?')} {v}" for v in MARKS if v in seen)
     buttons = "".join(raw("button", label, "all", type="button", data_open=flag)
                       for label, flag in (("open all areas", "true"), ("close all areas", "false")))  # fmt: skip
@@ -135,7 +139,7 @@ def rows(reports: list[dict[str, Any]]) -> dict[str, dict[str, Row]]:
 def column_head(index: int, report: dict[str, Any]) -> str:
     """One implementation: name, version, language, totals, extras from the header, a link to its failures."""
     impl = report["implementation"]
-    counts = Counter(r["verdict"] for r in report["results"])
+    counts = Counter(shown(r) for r in report["results"])
     unmade = sum(bool(r.get("unchecked")) for r in report["results"])
     lines = [
         raw("strong", escape(implementation_name(report))) + f" ({escape(impl.get('language', '?'))})",
@@ -180,7 +184,7 @@ def plain(value: Any) -> str:
 def area_group(area: str, scenarios: dict[str, Row], by_report: list[Records]) -> str:
     """A tbody: the area's row (counts per implementation), then one row per scenario."""
     cells = [[r for sid in scenarios for r in records.get(sid, [])] for records in by_report]
-    all_passed = all(r["verdict"] == "passed" for column in cells for r in column)
+    all_passed = all(shown(r) in QUIET for column in cells for r in column)
     button = raw("button", f"{escape(area)} ({len(scenarios)})", "toggle", type="button", aria_expanded="true")
     head = raw("tr", raw("th", button) + "".join(area_cell(c) for c in cells), "area-row")
     body = "".join(scenario_row(sid, row, by_report) for sid, row in scenarios.items())
@@ -189,10 +193,12 @@ def area_group(area: str, scenarios: dict[str, Row], by_report: list[Records]) -
 
 def area_cell(records: list[dict[str, Any]]) -> str:
     """``passed/ran`` for an area in one implementation."""
+    records = [r for r in records if shown(r) != "not-claimed"]
     if not records:
         return tag("td", "–", "zero")
-    passed = sum(r["verdict"] == "passed" for r in records)
-    cls = "cell-bad" if any(r["verdict"] in BAD for r in records) else "cell-ok" if passed == len(records) else ""
+    passed = sum(shown(r) == "passed" for r in records)
+    quiet = all(shown(r) in QUIET for r in records)
+    cls = "cell-bad" if any(shown(r) in BAD for r in records) else "cell-ok" if quiet else ""
     return tag("td", f"{passed}/{len(records)}", cls)
 
 
@@ -207,8 +213,8 @@ def scenario_cell(index: int, records: list[dict[str, Any]], profiles: tuple[str
     """A mark per profile, in the row's profile order (a dot where this report has none); failures link."""
     if not records:
         return tag("td", "", "zero")
-    cls = "cell-bad" if any(r["verdict"] in BAD for r in records) else (
-        "cell-ok" if all(r["verdict"] == "passed" for r in records) else "")  # fmt: skip
+    cls = "cell-bad" if any(shown(r) in BAD for r in records) else (
+        "cell-ok" if all(shown(r) in QUIET for r in records) else "")  # fmt: skip
     by_profile = {r["profile"]: r for r in records}
     marks = [mark(index, by_profile[p]) if p in by_profile else tag("span", "·", "mark none", title=f"{p}: not run")
              for p in profiles]  # fmt: skip
@@ -222,7 +228,7 @@ def anchor(index: int, record: dict[str, Any]) -> str:
 
 def mark(index: int, record: dict[str, Any]) -> str:
     """One scenario-in-profile's verdict mark (a link for a failure), with data attributes for checks."""
-    verdict = record["verdict"]
+    verdict = shown(record)
     hint = f"{record['profile']}: {verdict}" + (f" ({record['detail']})" if record.get("detail") else "")
     hint += "".join(f"; not checked: {u}" for u in record.get("unchecked", []))
     attrs = {"data_impl": str(index), "data_id": record["id"], "data_profile": record["profile"],
@@ -235,7 +241,7 @@ def mark(index: int, record: dict[str, Any]) -> str:
 
 def failures(index: int, report: dict[str, Any]) -> str:
     """One implementation's failure details (each a section the matrix links to)."""
-    bad = [r for r in report["results"] if r["verdict"] in BAD]
+    bad = [r for r in report["results"] if shown(r) in BAD]
     replay = default_replay(report)
     blocks = "".join(failure_block(r, replay, anchor(index, r)) for r in bad) or tag("p", "None.")
     title = tag("h2", f"Failures of {implementation_name(report)} ({len(bad)})", id=f"impl-{index}-failures")

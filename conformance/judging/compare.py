@@ -8,9 +8,13 @@ Records are matched on ``id[profile]``. Each pair that differs is one Change of 
   error text, the checks not made for want of a capability);
 - ``added`` / ``removed``: the record is in only one report.
 
-A change is a **regression** when the new verdict is bad (failed, errored, xpassed) and the old one
-was not (or there was none), or when a passing record is now skipped. ``--allow`` lists ids that may
-regress; every other regression fails the gate.
+Verdicts are read as each report's contract has them (conformance.judging.report.outcome): a known
+difference of the expectations file used is ``expected failure`` (``unexpectedly passed`` when it
+passed), a profile the implementation never claimed is ``not claimed``. A change is a **regression**
+when the new verdict is bad (failed, errored, unexpectedly passed) and the old one was not (or there
+was none), or when a passing record is now skipped; an expected failure or a profile not claimed is
+never one. Between two implementations only the profiles both claim are compared. ``--allow`` lists
+ids that may regress; every other regression fails the gate.
 """
 
 from __future__ import annotations
@@ -21,7 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-BAD = frozenset({"failed", "errored", "xpassed"})
+from conformance.contract.contract import from_report, unclaimed
+from conformance.contract.expectations import load_expectations
+from conformance.judging.report import outcome
+
+BAD = frozenset({"failed", "errored", "xpassed", "unexpectedly passed"})
 KINDS = ("newly-failing", "newly-errored", "newly-skipped", "newly-passing", "changed", "added", "removed")
 _NEW_VERDICT_KIND = {"failed": "newly-failing", "errored": "newly-errored", "skipped": "newly-skipped",
                      "passed": "newly-passing"}  # fmt: skip
@@ -113,8 +121,8 @@ def kind_of(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str | Non
     """The kind of change from ``old`` to ``new`` (either may be absent), or None when they agree."""
     if old is None or new is None:
         return "added" if old is None else "removed"
-    if old["verdict"] != new["verdict"]:
-        return _NEW_VERDICT_KIND.get(new["verdict"], "changed")
+    if verdict_of(old) != verdict_of(new):
+        return _NEW_VERDICT_KIND.get(outcome(new), "changed")
     return "changed" if details(old) != details(new) else None
 
 
@@ -123,16 +131,26 @@ def keyed(records: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, 
     return {(r["id"], r["profile"]): r for r in records}
 
 
-def compare_records(old: Iterable[dict[str, Any]], new: Iterable[dict[str, Any]]) -> list[Change]:
-    """Every difference between two lists of records, sorted by area, id and profile."""
+def verdict_of(record: dict[str, Any] | None) -> str | None:
+    """A record's verdict as its report's contract reads it (``expected failure``, ``not claimed``, ...)."""
+    return outcome(record) if record is not None else None
+
+
+def compare_records(
+    old: Iterable[dict[str, Any]], new: Iterable[dict[str, Any]], left_out: frozenset[str] = frozenset()
+) -> list[Change]:
+    """Every difference between two lists of records, sorted by area, id and profile; records of the
+    profiles ``left_out`` are not compared."""
     before, after = keyed(old), keyed(new)
     changes = []
     for key in sorted(before.keys() | after.keys()):
+        if key[1] in left_out:
+            continue
         a, b = before.get(key), after.get(key)
         kind = kind_of(a, b)
         if kind is not None:
             area = (b or a or {}).get("area", "?")
-            verdict_a, verdict_b = (a or {}).get("verdict"), (b or {}).get("verdict")
+            verdict_a, verdict_b = verdict_of(a), verdict_of(b)
             changes.append(Change(key[0], key[1], area, kind, verdict_a, verdict_b, details(a), details(b)))
     return sorted(changes, key=lambda c: (c.area, c.id, c.profile))
 
@@ -144,8 +162,21 @@ def header_of(report: dict[str, Any]) -> dict[str, Any]:
 
 def compare_reports(old: dict[str, Any], new: dict[str, Any], allowed: Iterable[str] = ()) -> Comparison:
     """Compare two loaded reports (conformance.docs.htmlreport.read_report)."""
-    changes = compare_records(old["results"], new["results"])
+    changes = compare_records(old["results"], new["results"], not_both_claimed(old, new))
     return Comparison(header_of(old), header_of(new), tuple(changes), frozenset(allowed))
+
+
+def same_implementation(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether two reports are of one implementation (its name, and its label when either has one)."""
+    a, b = from_report(old), from_report(new)
+    return a.info.name == b.info.name and a.label == b.label
+
+
+def not_both_claimed(old: dict[str, Any], new: dict[str, Any]) -> frozenset[str]:
+    """Between two implementations, the profiles one of them never claimed (left out of the comparison)."""
+    if same_implementation(old, new):
+        return frozenset()
+    return unclaimed(old) | unclaimed(new)
 
 
 def header_notes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -160,8 +191,9 @@ def header_notes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     if old.get("kit_version") != new.get("kit_version"):
         notes.append(f"the reports come from different kit versions ({old.get('kit_version')} and "
                      f"{new.get('kit_version')})")  # fmt: skip
-    if implementation(old).split(" ")[0] != implementation(new).split(" ")[0]:
-        notes.append(f"the reports are of different implementations ({implementation(old)} and {implementation(new)})")
+    if not same_implementation(old, new):
+        notes.append(f"the reports are of different implementations ({implementation(old)} and {implementation(new)}):"
+                     " only the profiles both claim are compared")  # fmt: skip
     partial = [(which, gone) for which, data, gone in (("old", old, "added"), ("new", new, "removed"))
                if not data.get("complete")]  # fmt: skip
     notes += [f"the {which} report is of a PARTIAL run: records it lacks show as {gone}" for which, gone in partial]
@@ -171,7 +203,8 @@ def header_notes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 def implementation(report: dict[str, Any]) -> str:
     """``name version`` of a report's implementation."""
     impl = report.get("implementation", {})
-    return f"{impl.get('name', '?')} {impl.get('version', '?')}"
+    label = from_report(report).label
+    return f"{impl.get('name', '?')} {impl.get('version', '?')}" + (f" [{label}]" if label else "")
 
 
 def read_allow_file(path: Path) -> list[str]:
@@ -181,8 +214,6 @@ def read_allow_file(path: Path) -> list[str]:
     deviations may regress.
     """
     if path.suffix in (".yaml", ".yml"):
-        from conformance.judging.expectations import load_expectations
-
         return list(load_expectations(path).deviations)
     from conformance.reading import read_text
 
