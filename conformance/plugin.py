@@ -18,10 +18,11 @@ import pytest
 from conformance.adapter import Adapter, AdapterError, Info
 from conformance.adapters.pipes import MAX_LINE, end_children_on_exit
 from conformance.adapters.session import make_adapter
+from conformance.contract import Contract
+from conformance.contract.expectations import Expectations, fuzz_rules, load_expectations, write_expectations
 from conformance.corpus.load import load_files
 from conformance.corpus.scenarios import Scenario
 from conformance.files import OutputPathError, check_writable
-from conformance.judging.expectations import Expectations, load_expectations, write_expectations
 from conformance.judging.report import (
     area_summary_records,
     counts,
@@ -31,7 +32,7 @@ from conformance.judging.report import (
     report_header_records,
     write_records,
 )
-from conformance.judging.runner import Result, run_scenario
+from conformance.judging.runner import Result, judge
 from conformance.wording import not_run, unit_line
 from crescent_ref.errors import CrescentError
 
@@ -55,6 +56,7 @@ OPTIONS = {
     "fuzz_db": "example database folder: past findings replayed first (default .crescent/fuzz-db)",
     "fuzz_ignore": "differences fuzz looks past, comma-separated KIND:VALUE (see crescent-conformance fuzz --help)",
     "max_failures": "show only the first N failures in full (per process), the others in one line each",
+    "label": "a name for this run of the implementation (reports, matrix columns)",
 }
 _ADAPTER = pytest.StashKey[Adapter]()
 _INFO = pytest.StashKey[Info]()
@@ -131,13 +133,12 @@ class ScenarioItem(pytest.Item):
     def setup(self) -> None:
         adapter = self.config.stash[_ADAPTER]
         try:
-            info = _info(self.config)
+            _info(self.config)
         except Exception as err:  # an adapter fault (a stdio handshake, or an in-process adapter's exception)
-            info = Info("?", "?", "?", ())
             self.result = Result(self.scenario, self.profile, "errored", _handshake_fault(err))
         else:
-            self.result = run_scenario(adapter, info, self.scenario, self.profile)
-        self.user_properties.append(("crescent", json.dumps(_record(self.result, info))))
+            self.result = judge(adapter, contract(self.config), self.scenario, self.profile)
+        self.user_properties.append(("crescent", json.dumps(_record(self.result, contract(self.config)))))
         if self.result.verdict == "skipped":
             pytest.skip(self.result.detail)
         if self.result.verdict == "errored":
@@ -184,7 +185,7 @@ def _failure_text(config: pytest.Config, result: Result) -> str:
     if cap and shown >= cap:
         return f"{headline}   (in full only the first {cap}: --crescent-max-failures)"
     config.stash[_SHOWN] = shown + 1
-    return f"{headline}\n{format_failure(result, _impl_label(config))}"
+    return f"{headline}\n{format_failure(result, _replay_contract(config))}"
 
 
 _SHOWN = pytest.StashKey[int]()
@@ -193,6 +194,34 @@ _SHOWN = pytest.StashKey[int]()
 def _impl_label(config: pytest.Config) -> str:
     cmd = option(config, "cmd")
     return f'--cmd "{cmd}"' if cmd else f"--impl {option(config, 'impl')}"
+
+
+def contract(config: pytest.Config) -> Contract:
+    """The contract of this session: the handshake (asked once), the expectations file, label and command.
+    Before a handshake (or after a failed one) the declarations are unknown."""
+    if _CONTRACT not in config.stash:
+        try:
+            info = _info(config)
+        except Exception:
+            return Contract(Info("?", "?", "?", ()), _loaded_expectations(config), _label(config), _impl_label(config))
+        config.stash[_CONTRACT] = Contract(info, _loaded_expectations(config), _label(config), _impl_label(config))
+    return config.stash[_CONTRACT]
+
+
+def _label(config: pytest.Config) -> str:
+    return str(option(config, "label") or "")
+
+
+def _loaded_expectations(config: pytest.Config) -> Expectations:
+    try:
+        return load_expectations(option(config, "expectations"))
+    except CrescentError:
+        return Expectations()  # reported as a usage error at collection
+
+
+def _replay_contract(config: pytest.Config) -> Contract:
+    """The contract a replay command is printed for (the crescent-conformance run options that recreate it)."""
+    return contract(config)
 
 
 def _info(config: pytest.Config) -> Info:
@@ -214,11 +243,13 @@ def _handshake_fault(err: Exception) -> str:
 
 
 _HANDSHAKE = pytest.StashKey[Exception]()
+_CONTRACT = pytest.StashKey[Contract]()
 
 
-def _record(result: Result, info: Info) -> dict[str, Any]:
+def _record(result: Result, judged: Contract) -> dict[str, Any]:
     from conformance.judging.report import result_record
 
+    info = judged.info
     implementation = {
         "name": info.name,
         "version": info.version,
@@ -226,7 +257,7 @@ def _record(result: Result, info: Info) -> dict[str, Any]:
         "capabilities": sorted(info.capabilities),
         "deviations": {base: dict(changes) for base, changes in info.deviations.items()},
     }
-    return {**result_record(result), "implementation": implementation}
+    return {**result_record(result), "implementation": implementation, "contract": judged.as_record()}
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -408,7 +439,7 @@ class FuzzItem(pytest.Item):
             steps=int(option(cfg, "fuzz_steps") or 40),
             seed=int(option(cfg, "fuzz_seed") or 0),
             out=Path(option(cfg, "fuzz_out") or "fuzz-findings"),
-            ignore=Ignore.parse(_split(option(cfg, "fuzz_ignore"))),
+            ignore=Ignore.parse(_split(option(cfg, "fuzz_ignore")) + fuzz_rules(contract(cfg).expectations)),
             replay=past_cases(db, name, self.profile) if self.part[0] == 0 else (),
             part=self.part,
         )
