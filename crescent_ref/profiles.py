@@ -76,6 +76,19 @@ class Profile:
         """
         return declared_profile(name, changes)
 
+    @property
+    def plain_name(self) -> str:
+        """The profile name without its recorded changes: ``app+six`` of ``app[reshuffles=4]+six``."""
+        head, _, rest = self.name.partition("[")
+        return head + rest.partition("]")[2]
+
+    def changes(self) -> dict[str, Any]:
+        """The parameters this profile sets otherwise than its named profile (a declared deviation's effect)."""
+        if "[" not in self.name:
+            return {}
+        plain = get_profile(self.plain_name).parameters()
+        return {key: value for key, value in self.parameters().items() if plain[key] != value}
+
     def __repr__(self) -> str:
         if "[" in self.name:
             head, _, rest = self.name.partition("[")

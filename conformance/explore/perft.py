@@ -181,11 +181,5 @@ def _play_line(case: PerftCase, path: tuple[str, ...], rules: Profile | None) ->
     """``crescent-ref play`` at this node, under the declared rules when there are any."""
     words = ["crescent-ref", "play", "--profile", case.profile, "--position", case.position]
     if rules is not None and "[" in rules.name:
-        words += ["--deviations", json.dumps({case.profile.split("+")[0]: _changes(rules)}, separators=(",", ":"))]
+        words += ["--deviations", json.dumps({case.profile.split("+")[0]: rules.changes()}, separators=(",", ":"))]
     return shlex.join([*words, *path])
-
-
-def _changes(rules: Profile) -> dict[str, Any]:
-    """The parameters ``rules`` sets otherwise than its named profile."""
-    plain = Profile.named(rules.name.split("[")[0] + rules.name.partition("]")[2]).parameters()
-    return {k: v for k, v in rules.parameters().items() if plain[k] != v}
