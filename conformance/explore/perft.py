@@ -8,6 +8,7 @@ when one is left and the game is not over (spec/perft.md).
 from __future__ import annotations
 
 import collections
+import dataclasses
 import json
 import shlex
 from dataclasses import dataclass
@@ -16,10 +17,10 @@ from typing import Any
 
 import yaml
 
-from conformance.adapter import Adapter
+from conformance.adapter import Adapter, Info, Reply
 from crescent_ref.game import Game
 from crescent_ref.perft import actions, perft
-from crescent_ref.profiles import Profile
+from crescent_ref.profiles import Profile, get_profile
 from crescent_ref.spec_files import spec_dir
 
 
@@ -88,12 +89,55 @@ def adapter_divide(adapter: Adapter, profile: str, position: str, depth: int) ->
     return {a: adapter_perft(adapter, profile, position, depth - 1, (a,)) for a in node_actions(adapter, state)}
 
 
-def check(adapter: Adapter, case: PerftCase, rules: Profile | None = None) -> list[str]:
+class CountersFromReference:
+    """An adapter whose states carry the reference's reshuffle counter on the same path, for an
+    implementation that does not observe its own (no ``reshuffle-count``): perft counts a reshuffle
+    where the declared rules leave one, and the acceptance check finds a game that refuses it."""
+
+    def __init__(self, inner: Adapter, rules: Profile) -> None:
+        self.inner, self.rules = inner, rules
+        self.game: Game | None = None
+
+    def info(self) -> Info:
+        """The inner adapter's."""
+        return self.inner.info()
+
+    def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
+        """Start both; the state with the reference's counter."""
+        self.game = Game.deal(self.rules, code) if code else Game.from_text(self.rules, position or "")
+        return self._counted(self.inner.start(profile, position=position, code=code))
+
+    def act(self, action: str) -> Reply:
+        """Play on both (the reference only when the implementation accepts)."""
+        reply = self.inner.act(action)
+        if reply.accepted and self.game is not None:
+            self.game.apply(action)
+        return dataclasses.replace(reply, state=self._counted(reply.state))
+
+    def _counted(self, state: dict[str, Any]) -> dict[str, Any]:
+        return {**state, "reshuffles": self.game.position.reshuffles if self.game else 0}
+
+    def legal_moves(self) -> list[str]:
+        """The implementation's."""
+        return self.inner.legal_moves()
+
+    def message(self, reason: str, lang: str) -> str:
+        """The implementation's."""
+        return self.inner.message(reason, lang)
+
+    def close(self) -> None:
+        """Nothing of its own (the inner adapter is closed by who made it)."""
+
+
+def check(adapter: Adapter, case: PerftCase, rules: Profile | None = None, reshuffle_count: bool = True) -> list[str]:
     """Differences between the adapter's counts and the case's, divided down at the shallowest one.
 
     ``rules``: the profile the implementation declares (with deviations); the expected counts are then
-    the reference's under those rules, not the file's.
+    the reference's under those rules, not the file's. ``reshuffle_count`` False: the implementation does
+    not observe its reshuffle counter, so the reference's on the same path is used (CountersFromReference).
     """
+    if not reshuffle_count:
+        adapter = CountersFromReference(adapter, rules or get_profile(case.profile))
     expected_counts = case.counts if rules is None else _reference_counts(case, rules)
     try:
         _root_actions_accepted(adapter, case)

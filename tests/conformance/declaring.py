@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from conformance.adapter import Reply
+from verdict_only import VerdictOnly
+
+from conformance.adapter import Adapter, AdapterError, Info, Reply
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.judging.state import game_state
 from crescent_ref.game import Game
@@ -62,3 +65,111 @@ class RefusesReshuffles(ReferenceAdapter):
 def refuses_reshuffles() -> RefusesReshuffles:
     """The reference refusing every reshuffle."""
     return RefusesReshuffles()
+
+
+class Declares:
+    """``inner`` seen through a game that observes, names or offers less, and declares exactly that."""
+
+    drops: frozenset[str] = frozenset()  # capabilities it does not declare
+
+    def __init__(self, inner: Adapter) -> None:
+        self.inner = inner
+
+    def info(self) -> Info:
+        """The inner info without what this game lacks."""
+        info = self.inner.info()
+        return dataclasses.replace(info, capabilities=info.capabilities - self.drops)
+
+    def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
+        """Start, the state as this game reports it."""
+        return self.seen(self.inner.start(profile, position=position, code=code))
+
+    def act(self, action: str) -> Reply:
+        """Act, the reply as this game reports it."""
+        reply = self.inner.act(action)
+        return dataclasses.replace(reply, reason=self.reason(reply.reason), state=self.seen(reply.state))
+
+    def seen(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The state as this game reports it (unchanged here)."""
+        return state
+
+    def reason(self, reason: str | None) -> str | None:
+        """The reason as this game gives it (unchanged here)."""
+        return reason
+
+    def legal_moves(self) -> list[str]:
+        """The inner engine's."""
+        return self.inner.legal_moves()
+
+    def message(self, reason: str, lang: str) -> str:
+        """The inner engine's."""
+        return self.inner.message(reason, lang)
+
+    def close(self) -> None:
+        """Close the inner adapter."""
+        self.inner.close()
+
+
+class NoCounters(Declares):
+    """A game that keeps no move counter and no reshuffle counter (both reported 0) and never says lost."""
+
+    drops = frozenset({"move-count", "reshuffle-count", "lost"})
+
+    def seen(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Counters 0, lost shown as playing."""
+        status = "playing" if state.get("status") == "lost" else state.get("status")
+        return {**state, "moves": 0, "reshuffles": 0, "status": status}
+
+
+NAMED = frozenset({"pile-full", "wrong-suit", "no-reshuffles", "empty-pile", "game-over"})
+
+
+class NamesSome(Declares):
+    """A game that names five kinds of refusal (``reason_codes``) and gives no reason for the others."""
+
+    drops = frozenset({"reasons"})
+
+    def info(self) -> Info:
+        """Declares its reason codes."""
+        return dataclasses.replace(super().info(), reason_codes=NAMED)
+
+    def reason(self, reason: str | None) -> str | None:
+        """Only the named codes."""
+        return reason if reason in NAMED else None
+
+
+class NoCodes(Declares):
+    """A game that deals with its own shuffle: it cannot start from a game code."""
+
+    drops = frozenset({"game-codes"})
+
+    def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
+        """Positions only."""
+        if code is not None:
+            raise AdapterError(f"this game cannot deal game code {code}")
+        return super().start(profile, position=position)
+
+
+def missing_capabilities() -> NoCounters:
+    """Verdict only, and no counters and no lost status."""
+    return NoCounters(VerdictOnly(ReferenceAdapter()))
+
+
+def partial_reasons() -> NamesSome:
+    """Five reason codes named."""
+    return NamesSome(ReferenceAdapter())
+
+
+def base_with_variants() -> ReferenceAdapter:
+    """Deviations declared for the app base: four reshuffles, and a no-op give_backs: false."""
+    return ReferenceAdapter({"app": {"reshuffles": 4, "give_backs": False}})
+
+
+def no_game_codes() -> NoCodes:
+    """No game-codes."""
+    return NoCodes(ReferenceAdapter())
+
+
+def pile_limit_undeclared() -> PlaysOtherwise:
+    """The app without its pile limit, not declared: its differences go in an expectations file."""
+    return PlaysOtherwise({"app": {"pile_limit": None}}, {})
