@@ -47,6 +47,7 @@ class Change:
     new: str | None
     old_detail: tuple[str, ...] = ()
     new_detail: tuple[str, ...] = ()
+    across: bool = False  # the reports are of two implementations: what one does not offer is no regression
 
     @property
     def key(self) -> str:
@@ -55,8 +56,9 @@ class Change:
 
     @property
     def regression(self) -> bool:
-        """The new verdict is bad and the old was not, or a pass became a skip."""
-        return (self.new in BAD and self.old not in BAD) or (self.old == "passed" and self.new == "skipped")
+        """The new verdict is bad and the old was not, or (of one implementation) a pass became a skip."""
+        skipped = self.old == "passed" and self.new == "skipped" and not self.across
+        return (self.new in BAD and self.old not in BAD) or skipped
 
     def as_dict(self) -> dict[str, Any]:
         """The change as JSON."""
@@ -137,10 +139,14 @@ def verdict_of(record: dict[str, Any] | None) -> str | None:
 
 
 def compare_records(
-    old: Iterable[dict[str, Any]], new: Iterable[dict[str, Any]], left_out: frozenset[str] = frozenset()
+    old: Iterable[dict[str, Any]],
+    new: Iterable[dict[str, Any]],
+    left_out: frozenset[str] | None = None,
 ) -> list[Change]:
-    """Every difference between two lists of records, sorted by area, id and profile; records of the
-    profiles ``left_out`` are not compared."""
+    """Every difference between two lists of records, sorted by area, id and profile. ``left_out`` (the
+    reports are of two implementations): the profiles not compared, as one of them never claimed them."""
+    across = left_out is not None
+    left_out = left_out or frozenset()
     before, after = keyed(old), keyed(new)
     changes = []
     for key in sorted(before.keys() | after.keys()):
@@ -151,7 +157,7 @@ def compare_records(
         if kind is not None:
             area = (b or a or {}).get("area", "?")
             verdict_a, verdict_b = verdict_of(a), verdict_of(b)
-            changes.append(Change(key[0], key[1], area, kind, verdict_a, verdict_b, details(a), details(b)))
+            changes.append(Change(key[0], key[1], area, kind, verdict_a, verdict_b, details(a), details(b), across))
     return sorted(changes, key=lambda c: (c.area, c.id, c.profile))
 
 
@@ -172,10 +178,11 @@ def same_implementation(old: dict[str, Any], new: dict[str, Any]) -> bool:
     return a.info.name == b.info.name and a.label == b.label
 
 
-def not_both_claimed(old: dict[str, Any], new: dict[str, Any]) -> frozenset[str]:
-    """Between two implementations, the profiles one of them never claimed (left out of the comparison)."""
+def not_both_claimed(old: dict[str, Any], new: dict[str, Any]) -> frozenset[str] | None:
+    """Between two implementations, the profiles one of them never claimed (left out of the comparison);
+    None for two reports of one implementation."""
     if same_implementation(old, new):
-        return frozenset()
+        return None
     return unclaimed(old) | unclaimed(new)
 
 
