@@ -173,3 +173,16 @@ def no_game_codes() -> NoCodes:
 def pile_limit_undeclared() -> PlaysOtherwise:
     """The app without its pile limit, not declared: its differences go in an expectations file."""
     return PlaysOtherwise({"app": {"pile_limit": None}}, {})
+
+
+class AppOnly(Declares):
+    """A game of the app alone: no other base profile, no variant."""
+
+    def info(self) -> Info:
+        """Claims app only."""
+        return dataclasses.replace(super().info(), name="app-only", profiles=("app",), variants=())
+
+
+def app_only() -> AppOnly:
+    """The reference claiming only the app."""
+    return AppOnly(ReferenceAdapter())

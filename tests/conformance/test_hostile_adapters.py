@@ -237,4 +237,3 @@ def test_pipes_are_closed_after_a_fault(tmp_path: Path) -> None:
     before = len(os.listdir("/proc/self/fd"))
     run_two(hostile("crash", tmp_path))
     assert len(os.listdir("/proc/self/fd")) <= before
-

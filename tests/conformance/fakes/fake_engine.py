@@ -153,8 +153,9 @@ MODES: dict[str, Fault] = {
     "stderr-flood": stderr_flood,
     "orphan": orphan,
     "pipe-held": pipe_held,
-    "refuse": _bent(lambda q, r: {"seq": q.get("seq"), "errored": {"message": "the fake refuses this position",
-                                                                     "refused": True}}),
+    "refuse": _bent(
+        lambda q, r: {"seq": q.get("seq"), "errored": {"message": "the fake refuses this position", "refused": True}}
+    ),
     "skip": _bent(lambda q, r: {"seq": q.get("seq"), "skipped": {"message": "the fake does not play this one"}}),
     "close-stdin": close_stdin,
     "exit-between": exit_between,
