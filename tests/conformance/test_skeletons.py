@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from harness import corpus
 
+from conformance.adapter import COUNTERS
 from conformance.adapters.stdio import StdioAdapter
 from conformance.cli import main as conformance_main
 from conformance.corpus.scenarios import Scenario
@@ -86,7 +87,8 @@ def test_a_skeleton_answers_the_handshake_and_runs_scenarios(language: str, buil
         info = adapter.info()
         # the Python and JavaScript skeletons also offer the state on demand (spec/protocol.md); the others need not
         offers = frozenset({"state-on-demand"}) if language in ("python", "javascript") else frozenset()
-        assert (info.name, info.profiles, info.capabilities) == ("my-crescent", ("app",), offers)
+        # every skeleton speaks version 2, under which the counters and lost are implied (spec/protocol.md)
+        assert (info.name, info.profiles, info.capabilities) == ("my-crescent", ("app",), offers | set(COUNTERS))
         assert info.language == language
         given_only = run_scenario(adapter, info, scenario("layout-005"), "app")
         assert given_only.verdict == "passed", given_only.detail or given_only.failure

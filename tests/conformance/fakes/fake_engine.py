@@ -179,7 +179,7 @@ HANDSHAKE = {
     "hs-" + name: MODES[name]
     for name in ("crash", "exit-0", "hang", "garbage", "not-object", "nan", "non-utf8", "endless", "pipe-held")
 }
-HANDSHAKE["hs-version"] = _bent(lambda q, r: {**r, "version": 3})
+HANDSHAKE["hs-version"] = _bent(lambda q, r: {**r, "version": 99})
 HANDSHAKE["hs-version-true"] = _bent(lambda q, r: {**r, "version": True})
 HANDSHAKE["hs-profiles-string"] = _bent(
     lambda q, r: {**r, "implementation": {**r["implementation"], "profiles": "app"}}
