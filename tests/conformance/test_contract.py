@@ -11,6 +11,8 @@ The table is commands x elements. Each element is a game that plays exactly what
 - ``expectation-listed``: a game refusing every reshuffle, its differences listed in an
   expectations file written by the kit itself (``run --write-expectations`` and the other commands' keys);
 - ``no-game-codes``: no ``game-codes``; scenarios that start from a code start from the dealt position.
+
+Fuzz plays a short budget here (40 games); docs/fuzzing.md and tests/fuzz hold its own table.
 """
 
 from __future__ import annotations
@@ -119,6 +121,7 @@ def expectations_file(folder: str) -> Path:
     path = Path(folder) / "known.yaml"
     assert main(["run", "--impl", element.impl, "--profile", "app", "-q", "--write-expectations", str(path)]) == 1
     extra = [f"  perft/{key}: refuses reshuffles" for key in _perft_failures(element)]
+    extra.append("  fuzz/reason:no-reshuffles: refuses reshuffles")
     extra.append(f"  log/{game_log(element, Path(folder) / 'listed.jsonl').name}: refuses reshuffles")
     if main(["winnable", "--impl", element.impl, "--codes", CODE, "--seconds", "20"]) != 0:  # a line may need none
         extra.append(f"  winnable/{CODE}[app]: refuses reshuffles")
@@ -173,6 +176,10 @@ def check_log_command(element: Element, tmp: Path, out: str) -> int:
     return main(["check-log", str(game_log(element, tmp / "game.jsonl"))])
 
 
+def fuzz_command(element: Element, tmp: Path, out: str) -> int:
+    return main(["fuzz", *contract_args(element, tmp), "--games", "40", "--quiet", "--out", str(tmp / "found")])
+
+
 def winnable_command(element: Element, tmp: Path, out: str) -> int:
     return main(["winnable", *contract_args(element, tmp), "--codes", CODE, "--seconds", "20"])
 
@@ -211,6 +218,7 @@ COMMANDS: dict[str, Callable[[Element, Path, str], int]] = {
     "smoke": smoke_command,
     "perft": perft_command,
     "check-log": check_log_command,
+    "fuzz": fuzz_command,
     "winnable": winnable_command,
     "reports": reports_command,
     "plugin": plugin_command,

@@ -59,20 +59,27 @@ class Observed:
     ignore: Ignore
     effect: bool = True
     card_moves: bool = True
+    lost: bool = True
+    reason_codes: frozenset[str] | None = None  # partial reasons: only these are compared
 
     @classmethod
     def of(cls, info: Info, ignore: Ignore = Ignore()) -> Observed:
         """What ``info`` lets fuzz compare, less what ``ignore`` names."""
         extra = [f for f, cap in (("undo", "undo-count"), ("selected", "selection")) if info.observes(cap)]
-        fields = tuple(f for f in (*BASE_FIELDS, *extra) if f not in ignore.fields)
+        unseen = {f for f, cap in (("moves", "move-count"), ("reshuffles", "reshuffle-count")) if not info.observes(cap)}
+        fields = tuple(f for f in (*BASE_FIELDS, *extra) if f not in ignore.fields and f not in unseen)
         legal = "legal-moves" in info.capabilities and not set(LEGAL_FIELDS) & ignore.fields
         return cls(fields, info.observes("reasons"), info.observes("waiting"), legal, ignore,
-                   info.observes("effect"), info.observes("card-moves"))
+                   info.observes("effect"), info.observes("card-moves"), info.observes("lost"), info.reason_codes)
 
     def status(self, status: Any) -> Any:
-        """The status as this implementation can report it (``waiting`` is ``playing`` without it)."""
+        """The status as this implementation can report it (``waiting`` is ``playing`` without it; ``lost``
+        is ``waiting``, or ``playing``, without ``lost``)."""
+        if status == "lost" and not self.lost:
+            status = "waiting"
         return "playing" if status == "waiting" and not self.waiting else status
 
     def reason(self, reason: str | None) -> str | None:
-        """The reason as compared: none without the ``reasons`` observation."""
-        return reason if self.reasons else None
+        """The reason as compared: none without the ``reasons`` observation, nor outside the codes named."""
+        named = self.reason_codes is None or reason in self.reason_codes
+        return reason if self.reasons and named else None
