@@ -395,9 +395,8 @@ def _fuzz_items(session: pytest.Session, config: pytest.Config) -> list[pytest.I
     profiles = _split(option(config, "profile")) or ["app", "open", "hoffmann-1892", "morehead-1949"]
     parts = int(getattr(config, "workerinput", {}).get("workercount", 1))
     return [
-        FuzzItem.from_parent(
-            parent, name=f"fuzz[{p}]" + (f"[{k + 1}of{parts}]" if parts > 1 else ""), profile=p, part=(k, parts)
-        )
+        FuzzItem.from_parent(parent, name=f"fuzz[{p}]" + (f"[{k + 1}of{parts}]" if parts > 1 else ""), profile=p,
+                             part=(k, parts))
         for p in profiles
         for k in range(parts)
     ]

@@ -94,7 +94,7 @@ def split(text: str, headings: list[str]) -> tuple[dict[str, str], list[str]]:
         cursor = at + 1
     bounds = [0 if n == 0 else at + 1 for n, (_, at) in enumerate(starts)] + [len(lines)]
     ends = [at for _, at in starts[1:]] + [len(lines)]
-    return {h: "\n".join(lines[bounds[n] : ends[n]]) for n, (h, _) in enumerate(starts)}, missing
+    return {h: "\n".join(lines[bounds[n]:ends[n]]) for n, (h, _) in enumerate(starts)}, missing
 
 
 def quotes(corpus: Iterable[Scenario]) -> Iterator[Quote]:

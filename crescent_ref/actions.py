@@ -139,4 +139,6 @@ def _place_in(part: str, text: str) -> int:
 
 RESHUFFLE = Action("reshuffle")
 UNDO = Action("undo")
-MOVES: tuple[tuple[Action, ...], ...] = tuple(tuple(Action("move", s, d) for d in range(PLACES)) for s in range(PLACES))
+MOVES: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action("move", s, d) for d in range(PLACES)) for s in range(PLACES)
+)

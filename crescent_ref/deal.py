@@ -50,12 +50,8 @@ def parse_code(text: str) -> GameCode:
     """Parse a game code, with an error that says which part (format, family, seed) is wrong."""
     parts = text.strip().split("-")
     if len(parts) != 3:
-        raise NotationError(
-            "game code",
-            text,
-            "expected three parts joined by '-': format CR1, family N "
-            "and a seed of seven capital letters, like CR1-N-AAAAAAB",
-        )
+        raise NotationError("game code", text, "expected three parts joined by '-': format CR1, family N "
+                            "and a seed of seven capital letters, like CR1-N-AAAAAAB")
     _check_format(parts[0], text)
     _check_family(parts[1], text)
     return GameCode(_seed(parts[2], text))

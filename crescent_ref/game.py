@@ -47,23 +47,18 @@ def check_against(profile: Profile, pos: Position) -> None:
     """Refuse a position the profile could never reach (pile too tall, hidden cards, held cards, ...)."""
     for number, pile in enumerate(pos.piles, 1):
         if profile.pile_limit is not None and len(pile) > profile.pile_limit:
-            raise NotationError(
-                "position",
-                f"pile {number} ({len(pile)} cards)",
-                f"profile {profile.name} allows at most {profile.pile_limit} cards a pile",
-            )
+            raise NotationError("position", f"pile {number} ({len(pile)} cards)",
+                                f"profile {profile.name} allows at most {profile.pile_limit} cards a pile")
     if any(pos.hidden) and not profile.closed:
         first = next(i for i, h in enumerate(pos.hidden) if h)
-        raise NotationError(
-            "position", f"pile {first + 1}: {pos.pile_text(first)}", f"profile {profile.name} deals every card face up"
-        )
+        raise NotationError("position", f"pile {first + 1}: {pos.pile_text(first)}",
+                            f"profile {profile.name} deals every card face up")
     if any(pos.held) and not profile.hold_double_fit:
         held = pos.to_text().rpartition(" ")[2]
         raise NotationError("position", held, f"profile {profile.name} holds no card between the rows")
     if pos.reshuffles > profile.reshuffles:
-        raise NotationError(
-            "position", f"reshuffles:{pos.reshuffles}", f"profile {profile.name} allows {profile.reshuffles} reshuffles"
-        )
+        raise NotationError("position", f"reshuffles:{pos.reshuffles}",
+                            f"profile {profile.name} allows {profile.reshuffles} reshuffles")
 
 
 class Game:

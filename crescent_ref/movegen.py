@@ -20,7 +20,6 @@ BIT = (*(1 << card for card in range(52)), 0)  # BIT[card]; BIT[NO_CARD] = 0
 CACHE_SIZE = 4096  # foundation states remembered per profile
 FOUNDATION_SHIFT = 53  # in Tables.probe, foundation bits sit above the pile-neighbour bits
 
-
 def reason(profile: Profile, pos: Position, src: int, dst: int) -> str | None:
     """The reason the move is refused, or None when it is legal."""
     if src < PILES and _plainly_legal(profile, pos, src, dst):
@@ -64,12 +63,8 @@ class Accept(NamedTuple):
 
 
 # Where a pile card may go by the foundations' leave: one or both foundations of its suit, or the hold.
-DESTINATIONS = [
-    (HOLD,),
-    *((UP + s,) for s in range(4)),
-    *((DOWN + s,) for s in range(4)),
-    *((UP + s, DOWN + s) for s in range(4)),
-]
+DESTINATIONS = [(HOLD,), *((UP + s,) for s in range(4)), *((DOWN + s,) for s in range(4)),
+                *((UP + s, DOWN + s) for s in range(4))]
 _DEST_MOVES = [[tuple(MOVES[src][d] for d in dests) for dests in DESTINATIONS] for src in range(PILES)]
 
 
@@ -121,12 +116,8 @@ def _combine(suits: list[SuitAccept]) -> Accept:
     """The four suits' acceptance as one (sources in place order: Ace foundations, then King's)."""
     a, b, c, d = suits
     sources = a.ups + b.ups + c.ups + d.ups + a.downs + b.downs + c.downs + d.downs
-    return Accept(
-        a.mask | b.mask | c.mask | d.mask,
-        (a, b, c, d),
-        sources,
-        tuple([source[3] for source in sources if source[3] is not None]),
-    )
+    return Accept(a.mask | b.mask | c.mask | d.mask, (a, b, c, d), sources,
+                  tuple([source[3] for source in sources if source[3] is not None]))
 
 
 def _suit(t: Tables, suit: int, up: int, down: int, held: int) -> SuitAccept:
@@ -196,7 +187,8 @@ def pile_moves(profile: Profile, pos: Position) -> list[Action]:
     return moves
 
 
-def _onto_piles(t: Tables, piles: tuple[tuple[int, ...], ...], tops: list[int], src: int, hit: int) -> list[Action]:
+def _onto_piles(t: Tables, piles: tuple[tuple[int, ...], ...], tops: list[int], src: int, hit: int
+                ) -> list[Action]:
     """The general case of ``pile_moves``' pile targets (``hit``: the neighbour cards that top a pile):
     two neighbour cards, or twin targets."""
     targets = []

@@ -157,10 +157,8 @@ def _foundations(text: str, field: str) -> tuple[int, ...]:
     for suit, card in enumerate(cards):
         if card // 13 != suit:
             raise NotationError(
-                "position",
-                f"{field}:{text}",
-                f"{CARD_TEXT[card]} cannot top the {field} foundation of {SUIT_SYMBOLS[suit]}",
-            )
+                "position", f"{field}:{text}",
+                f"{CARD_TEXT[card]} cannot top the {field} foundation of {SUIT_SYMBOLS[suit]}")
     return tuple(card % 13 + 1 for card in cards)
 
 
@@ -211,10 +209,8 @@ def validate(position: Position) -> None:
     for suit, rank in enumerate(position.held):
         if rank and not (position.up[suit] == rank - 1 and position.down[suit] == rank + 1):
             raise NotationError(
-                "position",
-                f"held:{CARD_TEXT[suit * 13 + rank - 1]}",
-                "a held card must fit both foundations of its suit",
-            )
+                "position", f"held:{CARD_TEXT[suit * 13 + rank - 1]}",
+                "a held card must fit both foundations of its suit")
     counts = position.card_counts()
     wrong = [f"{CARD_TEXT[c]}×{counts[c]}" for c in range(52) if counts[c] != 2]
     if wrong:

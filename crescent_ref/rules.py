@@ -80,7 +80,6 @@ def met(pos: Position, suit: int) -> bool:
 
 # -- why a move is refused ---------------------------------------------------------------------
 
-
 def faults(profile: Profile, pos: Position, src: int, dst: int) -> Iterator[str]:
     """Every reason the move ``src``-``dst`` is refused, in precedence order (none = legal)."""
     return iter(_faults(profile, pos, src, dst))

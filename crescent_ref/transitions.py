@@ -61,7 +61,7 @@ def _land(up: Tops, down: Tops, held: Tops, card: int, dst: int) -> tuple[Tops, 
 
 
 def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*values[:index], value, *values[index + 1 :])
+    return (*values[:index], value, *values[index + 1:])
 
 
 def reshuffle(pos: Position) -> Position:

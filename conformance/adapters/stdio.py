@@ -66,7 +66,9 @@ def schema_problem(name: str, message: Any) -> str | None:
 class StdioAdapter:
     """The adapter protocol spoken to a subprocess."""
 
-    def __init__(self, command: str, timeout: float = 10.0, validate: bool = False, max_line: int = MAX_LINE) -> None:
+    def __init__(
+        self, command: str, timeout: float = 10.0, validate: bool = False, max_line: int = MAX_LINE
+    ) -> None:
         self.argv = shlex.split(command)
         if not self.argv:
             raise ValueError("the command line is empty")

@@ -14,9 +14,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``trace``."""
     p.add_argument("--write", action="store_true", help="regenerate spec/traceability.md")
     p.add_argument(
-        "--sources",
-        type=Path,
-        metavar="DIR",
+        "--sources", type=Path, metavar="DIR",
         help="also check the documents in DIR: their sha256 and every quote of the kit, verbatim in its section",
     )
 

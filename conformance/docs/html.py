@@ -67,7 +67,9 @@ button.toggle::before { content:"▾ "; } tbody.collapsed button.toggle::before 
 _WIDE = ' class="wide-page"'
 
 
-def page(title: str, body: str, nav: list[tuple[str, str]] | None = None, *, wide: bool = False, css: str = "") -> str:
+def page(
+    title: str, body: str, nav: list[tuple[str, str]] | None = None, *, wide: bool = False, css: str = ""
+) -> str:
     """A whole HTML document: the title, a bar of (href, label) links, and the body (``wide``: for big tables)."""
     bar = "".join(f'<a href="{escape(href)}">{escape(label)}</a>' for href, label in nav or [])
     header = f'<header class="site">{bar}</header>' if bar else ""

@@ -166,11 +166,8 @@ def traceability_page(corpus: list[Scenario]) -> str:
         rows = [_trace_row(s, [by_id[i] for i in covered.get(s["id"], []) if i in by_id]) for s in mine]
         body += [tag("h2", head), tag("p", doc["describes"], "muted")]
         body.append(_table(["statement", "section", "kind", "in our words", "quote", "scenarios"], rows))
-    body += [
-        tag("h2", heading) + render_md(part)
-        for _, heading, part in sections("traceability.md")
-        if heading in COVERAGE_SECTIONS
-    ]
+    body += [tag("h2", heading) + render_md(part) for _, heading, part in sections("traceability.md")
+             if heading in COVERAGE_SECTIONS]
     return page("Crescent: traceability", "".join(body), nav())
 
 
@@ -208,3 +205,4 @@ def _trace_row(statement: dict[str, Any], scenarios: list[Scenario]) -> str:
 def _profile_marks(scenarios: list[Scenario]) -> str:
     bases = sorted({base_of(p) for sc in scenarios for p in sc.profiles})
     return raw("div", "in " + escape(", ".join(bases)), "muted")
+

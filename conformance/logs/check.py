@@ -255,5 +255,7 @@ def _differences(key: str, reference: Any, logged: Any) -> list[Mismatch]:
             if r != g
         ]
     if key == "foundations":
-        return [Mismatch(f"top of foundation {k}", reference[k], v) for k, v in logged.items() if reference.get(k) != v]
+        return [
+            Mismatch(f"top of foundation {k}", reference[k], v) for k, v in logged.items() if reference.get(k) != v
+        ]
     return [Mismatch(key, reference, logged)]

@@ -9,16 +9,7 @@ from crescent_ref.actions import Action
 
 FORMAT_VERSION = 1
 STATE_FIELDS = (
-    "piles",
-    "hidden",
-    "foundations",
-    "held",
-    "reshuffles",
-    "moves",
-    "status",
-    "foundation_cards",
-    "undo",
-    "selected",
+    "piles", "hidden", "foundations", "held", "reshuffles", "moves", "status", "foundation_cards", "undo", "selected",
 )
 EFFECTS = ("move", "select", "deselect", "reshuffle", "undo")
 

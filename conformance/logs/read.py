@@ -95,10 +95,10 @@ class _Line:
 def _header(line: _Line, data: dict[str, Any]) -> LogHeader:
     _only(line, data, HEADER_KEYS, "header")
     if data.get("crescent_log") != FORMAT_VERSION:
-        line.fail(f'the header must start the log with "crescent_log": {FORMAT_VERSION}')
+        line.fail(f"the header must start the log with \"crescent_log\": {FORMAT_VERSION}")
     profile = data.get("profile")
     if not isinstance(profile, str) or not profile:
-        line.fail('the header needs a profile (a string such as "app" or "open+four")')
+        line.fail("the header needs a profile (a string such as \"app\" or \"open+four\")")
     position, code = data.get("position"), data.get("code")
     if (position is None) == (code is None):
         line.fail("the header needs exactly one of position and code")

@@ -51,10 +51,8 @@ def log_scenario(verdict: LogVerdict) -> dict[str, Any]:
     if verdict.divergence is not None:
         record = verdict.divergence.record
         raise ScenarioRefused(f"{log.file} parts from the reference at step {record.number if record else 0}")
-    game = (
-        Game.deal(verdict.profile, log.header.code)
-        if log.header.code
-        else Game.from_text(verdict.profile, log.header.position or "")
+    game = Game.deal(verdict.profile, log.header.code) if log.header.code else Game.from_text(
+        verdict.profile, log.header.position or ""
     )
     given: dict[str, Any] = {"code": log.header.code} if log.header.code else {"position": log.header.position}
     if log.header.state:

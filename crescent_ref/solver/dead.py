@@ -74,11 +74,9 @@ def explain(profile: Profile, pos: Position) -> str:
     if found is None:
         return ""
     number, card = found
-    return (
-        f"{CARD_TEXT[card]} on pile {number + 1} is locked: every card it could go onto lies under it, "
-        f"out of reach of the {pos.reshuffles} reshuffle(s) left, and neither foundation can take it "
-        "before one of those comes up (crescent_ref/solver/dead.py)"
-    )
+    return (f"{CARD_TEXT[card]} on pile {number + 1} is locked: every card it could go onto lies under it, "
+            f"out of reach of the {pos.reshuffles} reshuffle(s) left, and neither foundation can take it "
+            "before one of those comes up (crescent_ref/solver/dead.py)")
 
 
 _VERDICTS: dict[tuple[object, ...], dict[tuple[int, ...], int]] = {}
@@ -97,13 +95,12 @@ def _verdicts(profile: Profile, pos: Position, loose: list[int]) -> dict[tuple[i
     return found
 
 
-def _pile_dead(
-    profile: Profile, pos: Position, pile: tuple[int, ...], loose: list[int], near: tuple[tuple[int, ...], ...]
-) -> int:
+def _pile_dead(profile: Profile, pos: Position, pile: tuple[int, ...], loose: list[int],
+               near: tuple[tuple[int, ...], ...]) -> int:
     """A card of ``pile`` above its trapped part that is locked and can never be placed, or -1
     (walked from the top, so that a locked card above counts as no target for the cards below it)."""
     trapped = [0] * 53
-    for card in pile[pos.reshuffles :]:
+    for card in pile[pos.reshuffles:]:
         trapped[card] += 1
     locked_above = [0] * 53
     for i in range(len(pile) - 1, pos.reshuffles, -1):

@@ -59,9 +59,8 @@ def reshuffle(pos: Position, marks: tuple[bool, ...]) -> Position:
     return pos._replace(piles=piles, reshuffles=pos.reshuffles - 1)
 
 
-def solve(
-    profile: Profile, start: Position, marks: tuple[bool, ...], solve_zero: Callable[[Position], str], nodes: int
-) -> tuple[str, int]:
+def solve(profile: Profile, start: Position, marks: tuple[bool, ...], solve_zero: Callable[[Position], str],
+          nodes: int) -> tuple[str, int]:
     """``Q_s``'s verdict ("winnable", "not winnable", "unknown") and the positions generated."""
     seen, todo, made = {start}, [start], 0
     while todo:
@@ -82,3 +81,4 @@ def solve(
                 seen.add(child)
                 todo.append(child)
     return "not winnable", made
+

@@ -32,12 +32,8 @@ class Promise:
 
     def __call__(self, pos: Position) -> int:
         buried, tangled = features(pos)
-        return (
-            pos.foundation_count() * self.home
-            + pos.reshuffles * self.kept
-            - self.buried * buried
-            - self.tangled * tangled
-        )
+        return (pos.foundation_count() * self.home + pos.reshuffles * self.kept - self.buried * buried
+                - self.tangled * tangled)
 
     def __str__(self) -> str:
         return f"promise({self.home},{self.kept},{self.buried},{self.tangled})"
@@ -105,9 +101,8 @@ class _State:
                 low = upper - upper % 16
                 count += sum(1 for lower in codes[:i] if low <= lower < upper)
         top = len(pile) - 1
-        depths = tuple(
-            (i, top - max(j for j, c in enumerate(pile) if c == n)) for i, n in enumerate(self.nexts) if n in pile
-        )
+        depths = tuple((i, top - max(j for j, c in enumerate(pile) if c == n))
+                       for i, n in enumerate(self.nexts) if n in pile)
         found = self.shares[pile] = (count, depths)
         return found
 
@@ -160,14 +155,8 @@ Order = Callable[[Position], int]
 # order at a time): the first wins 25; each next one adds the most wins the earlier ones missed
 # (8, 4, 3, 1); the last three add variety. All ten tried won 41 of the 48 between them.
 PORTFOLIO: tuple[Promise, ...] = (
-    Promise(8, 48, 1, 4),
-    Promise(8, 48, 1, 0),
-    Promise(8, 48, 1, 6),
-    Promise(8, 48, 0, 4),
-    Promise(8, 48, 2, 4),
-    Promise(8, 40, 1, 4),
-    Promise(16, 48, 1, 4),
-    Promise(8, 24, 1, 0),
+    Promise(8, 48, 1, 4), Promise(8, 48, 1, 0), Promise(8, 48, 1, 6), Promise(8, 48, 0, 4),
+    Promise(8, 48, 2, 4), Promise(8, 40, 1, 4), Promise(16, 48, 1, 4), Promise(8, 24, 1, 0),
 )
 FIRST_SLICE = 8_000  # nodes for each order in the first round; doubled each round
 

@@ -17,18 +17,6 @@ from conformance.explore.fuzz.run import FuzzConfig, FuzzReport, fuzz
 from conformance.explore.fuzz.shrink import Case
 
 __all__ = [
-    "CORNERS",
-    "Case",
-    "Corner",
-    "Difference",
-    "Finding",
-    "FuzzConfig",
-    "FuzzReport",
-    "Ignore",
-    "Observed",
-    "Start",
-    "corners_for",
-    "fuzz",
-    "generated_position",
-    "make_start",
+    "CORNERS", "Case", "Corner", "Difference", "Finding", "FuzzConfig", "FuzzReport", "Ignore", "Observed", "Start",
+    "corners_for", "fuzz", "generated_position", "make_start",
 ]

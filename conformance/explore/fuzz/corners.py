@@ -58,7 +58,6 @@ def _text(t: Table, **kw: int | bool) -> str:
 
 # -- the generators -------------------------------------------------------------------------------
 
-
 def dealt(profile: Profile, rng: random.Random) -> Start:
     """A game code, dealt: layout, deal order, face-down cards, reshuffle count, autoplay on the deal."""
     return Start("dealt", {"code": str(GameCode(rng.randrange(MAX_SEED + 1)))})
@@ -142,12 +141,8 @@ def one_move_left(profile: Profile, rng: random.Random) -> Start:
     a = t.pile([card(suit, rank)])
     b = t.pile([card(suit, rank + 1)])
     t.reshuffles = rng.choice((0, 1))
-    return Start(
-        "one-move-left",
-        {"position": _text(t, inert=True)},
-        script=(f"{place_text(b)}-{place_text(a)}",),
-        focus=("reshuffle", "undo", "reshuffle"),
-    )
+    return Start("one-move-left", {"position": _text(t, inert=True)},
+                 script=(f"{place_text(b)}-{place_text(a)}",), focus=("reshuffle", "undo", "reshuffle"))
 
 
 def met_stuck(profile: Profile, rng: random.Random) -> Start:

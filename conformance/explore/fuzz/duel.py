@@ -254,9 +254,8 @@ class Duel:
             replies.close()
 
 
-def _read_answers(
-    replies: Iterator[dict[str, Any] | AdapterError], given: dict[str, str], actions: Sequence[str | None], legal: bool
-) -> Iterator[Answer | Difference]:
+def _read_answers(replies: Iterator[dict[str, Any] | AdapterError], given: dict[str, str],
+                  actions: Sequence[str | None], legal: bool) -> Iterator[Answer | Difference]:
     for step, action in enumerate(actions):
         try:
             body = _result(next(replies), action is None)

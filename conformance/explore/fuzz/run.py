@@ -101,9 +101,8 @@ class Run:
                                     fields=tuple(f for f in self.seen.fields if f != "undo"))
         self.plain = Duel(impl, config.profile, self.reference, plain)
         self.kinds = optional_actions(info.capabilities, config.ignore.actions)
-        self.corners = [
-            c for c in corners_for(self.reference, info.capabilities) if not config.corners or c.name in config.corners
-        ]
+        self.corners = [c for c in corners_for(self.reference, info.capabilities)
+                        if not config.corners or c.name in config.corners]
         self.report = FuzzReport(config.seed, config.profile, f"{info.name} {info.version}")
         self.began = time.monotonic()
         self.by_rule: dict[str, int] = {}  # rule id -> index of its finding
@@ -131,11 +130,8 @@ class Run:
                 number = self.report.games * self.config.part[1] + self.config.part[0]
                 self._game(random.Random(f"{self.config.seed}:{number}"))
                 bar.update(1)
-                bar.set_postfix_str(
-                    f"{self.report.actions / max(self.elapsed(), 1e-9):,.0f} actions/s, "
-                    f"{len(self.report.findings)} findings",
-                    refresh=False,
-                )
+                bar.set_postfix_str(f"{self.report.actions / max(self.elapsed(), 1e-9):,.0f} actions/s, "
+                                    f"{len(self.report.findings)} findings", refresh=False)
         finally:
             bar.close()
         self.report.seconds = self.elapsed()
@@ -273,15 +269,9 @@ class Run:
             return found
         if found.kind == "fault":  # a crash is a finding even when a replay does not crash again
             return dataclasses.replace(found, message=f"{found.message} (not repeated when the game was replayed)")
-        return Difference(
-            "flaky",
-            found.step,
-            found.action,
-            message=(
-                f"the same game played again gave different answers (first: {found}; "
-                f"then: {', '.join(str(a) if a else 'no difference' for a in again)})"
-            ),
-        )
+        return Difference("flaky", found.step, found.action, message=(
+            f"the same game played again gave different answers (first: {found}; "
+            f"then: {', '.join(str(a) if a else 'no difference' for a in again)})"))
 
     def _diagnose(self, case: Case, found: Difference) -> Diagnosis:
         try:

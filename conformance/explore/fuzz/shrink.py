@@ -138,6 +138,7 @@ class Shrinker:
         seen = self.same(candidate, sig)
         return (candidate, seen) if seen is not None else (case, found)
 
+
     def _quiet(self, case: Case, found: Difference, sig: tuple[object, ...]) -> tuple[Case, Difference]:
         """Keep the piles the case touches; refill the others with inert cards (open deals only)."""
         text = case.given.get("position")

@@ -124,3 +124,4 @@ def _quiet(pos: Position, c: int, tops: list[int], wrap: bool) -> bool:
         return False
     near = {card(suit, n) for n in rules.neighbours(rank + 1, wrap)} | {c}
     return not near.intersection(tops)
+
