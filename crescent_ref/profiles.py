@@ -80,7 +80,7 @@ class Profile:
     def plain_name(self) -> str:
         """The profile name without its recorded changes: ``app+six`` of ``app[reshuffles=4]+six``."""
         head, _, rest = self.name.partition("[")
-        return head + rest.partition("]")[2]
+        return head + rest.rpartition("]")[2]
 
     def changes(self) -> dict[str, Any]:
         """The parameters this profile sets otherwise than its named profile (a declared deviation's effect)."""

@@ -32,6 +32,8 @@ def other_values(parameter: str, value: Any) -> list[Any]:
         return [13] if value is None else [None]
     if parameter == "undo_limit":
         return [None, 100] if value == 0 else [0, None] if value is not None else [100]
+    if kind != "integer" or not isinstance(value, int):
+        return []  # an order of piles, say: too many to try
     return [v for v in (value - 1, 0, value + 1) if v >= 0 and v != value]
 
 

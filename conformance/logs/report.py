@@ -100,7 +100,7 @@ def _position_fields(pos: Position) -> dict[str, Any]:
 def plain_name(name: str) -> str:
     """``app+six`` of a declared profile's name ``app[reshuffles=4]+six``."""
     head, _, rest = name.partition("[")
-    return head + rest.partition("]")[2]  # the same as Profile.plain_name, for a name alone
+    return head + rest.rpartition("]")[2]  # the same as Profile.plain_name, for a name alone
 
 
 def deviation_words(verdict: LogVerdict) -> list[str]:
