@@ -40,7 +40,7 @@ MARKS = {"passed": "✓", "failed": "✗", "errored": "!", "skipped": "–", "xf
 SHOWN = {"expected failure": "expected-failure", "unexpectedly passed": "xpassed", "not claimed": "not-claimed"}
 
 
-def shown(record: dict[str, Any]) -> str:
+def mark_of(record: dict[str, Any]) -> str:
     """The mark a record gets: a known difference as expected-failure (and one that passed as xpassed), a
     profile the implementation never claimed as not-claimed (neither a failure nor a skip), else the verdict."""
     found = outcome(record)
@@ -49,7 +49,7 @@ def shown(record: dict[str, Any]) -> str:
 
 def verdicts(records: list[dict[str, Any]]) -> list[str]:
     """The verdicts present, known ones first in a fixed order."""
-    seen = {shown(r) for r in records}
+    seen = {mark_of(r) for r in records}
     return [v for v in VERDICTS if v in seen] + sorted(seen - set(VERDICTS))
 
 
@@ -65,7 +65,7 @@ def default_replay(data: dict[str, Any]) -> str:
 def render_report(data: dict[str, Any], replay: str | None = None, *, all_profiles: bool = False) -> str:
     """The whole report page (``all_profiles``: also the rows of profiles the implementation does not claim)."""
     records = data["results"]
-    failures = sorted((r for r in records if shown(r) in BAD), key=lambda r: r["verdict"] != "failed")
+    failures = sorted((r for r in records if mark_of(r) in BAD), key=lambda r: r["verdict"] != "failed")
     impl = data["implementation"]
     shown = records if all_profiles else [r for r in records if r.get("claimed") is not False]
     body = [
@@ -124,7 +124,7 @@ def matrix(records: list[dict[str, Any]]) -> str:
     kinds = verdicts(records)
     cells: dict[tuple[str, str], Counter[str]] = {}
     for r in records:
-        cells.setdefault((r["profile"], r["area"]), Counter())[shown(r)] += 1
+        cells.setdefault((r["profile"], r["area"]), Counter())[mark_of(r)] += 1
     areas = sorted({a for _, a in cells})
     profiles = sorted({p for p, _ in cells})
     head = raw("tr", tag("th", "profile") + "".join(tag("th", a) for a in areas) + tag("th", "all"))

@@ -17,7 +17,7 @@ from typing import Any
 
 from conformance.contract import from_report
 from conformance.docs.html import page, raw, tag
-from conformance.docs.htmlreport import BAD, MARKS, default_replay, failure_block, shown
+from conformance.docs.htmlreport import BAD, MARKS, default_replay, failure_block, mark_of
 from conformance.docs.htmlreport import CSS as REPORT_CSS
 from conformance.wording import RUNS
 
@@ -93,7 +93,7 @@ def matrix_notes(reports: list[dict[str, Any]]) -> list[str]:
 
 def legend(reports: list[dict[str, Any]]) -> str:
     """What the marks mean, and buttons to open or close every area."""
-    seen = {shown(r) for data in reports for r in data["results"]}
+    seen = {mark_of(r) for data in reports for r in data["results"]}
     marks = "  ".join(f"{MARKS.get(v, '?')} {v}" for v in MARKS if v in seen)
     buttons = "".join(raw("button", label, "all", type="button", data_open=flag)
                       for label, flag in (("open all areas", "true"), ("close all areas", "false")))  # fmt: skip
@@ -139,7 +139,7 @@ def rows(reports: list[dict[str, Any]]) -> dict[str, dict[str, Row]]:
 def column_head(index: int, report: dict[str, Any]) -> str:
     """One implementation: name, version, language, totals, extras from the header, a link to its failures."""
     impl = report["implementation"]
-    counts = Counter(shown(r) for r in report["results"])
+    counts = Counter(mark_of(r) for r in report["results"])
     unmade = sum(bool(r.get("unchecked")) for r in report["results"])
     lines = [
         raw("strong", escape(implementation_name(report))) + f" ({escape(impl.get('language', '?'))})",
@@ -184,7 +184,7 @@ def plain(value: Any) -> str:
 def area_group(area: str, scenarios: dict[str, Row], by_report: list[Records]) -> str:
     """A tbody: the area's row (counts per implementation), then one row per scenario."""
     cells = [[r for sid in scenarios for r in records.get(sid, [])] for records in by_report]
-    all_passed = all(shown(r) in QUIET for column in cells for r in column)
+    all_passed = all(mark_of(r) in QUIET for column in cells for r in column)
     button = raw("button", f"{escape(area)} ({len(scenarios)})", "toggle", type="button", aria_expanded="true")
     head = raw("tr", raw("th", button) + "".join(area_cell(c) for c in cells), "area-row")
     body = "".join(scenario_row(sid, row, by_report) for sid, row in scenarios.items())
@@ -193,12 +193,12 @@ def area_group(area: str, scenarios: dict[str, Row], by_report: list[Records]) -
 
 def area_cell(records: list[dict[str, Any]]) -> str:
     """``passed/ran`` for an area in one implementation."""
-    records = [r for r in records if shown(r) != "not-claimed"]
+    records = [r for r in records if mark_of(r) != "not-claimed"]
     if not records:
         return tag("td", "–", "zero")
-    passed = sum(shown(r) == "passed" for r in records)
-    quiet = all(shown(r) in QUIET for r in records)
-    cls = "cell-bad" if any(shown(r) in BAD for r in records) else "cell-ok" if quiet else ""
+    passed = sum(mark_of(r) == "passed" for r in records)
+    quiet = all(mark_of(r) in QUIET for r in records)
+    cls = "cell-bad" if any(mark_of(r) in BAD for r in records) else "cell-ok" if quiet else ""
     return tag("td", f"{passed}/{len(records)}", cls)
 
 
@@ -213,8 +213,8 @@ def scenario_cell(index: int, records: list[dict[str, Any]], profiles: tuple[str
     """A mark per profile, in the row's profile order (a dot where this report has none); failures link."""
     if not records:
         return tag("td", "", "zero")
-    cls = "cell-bad" if any(shown(r) in BAD for r in records) else (
-        "cell-ok" if all(shown(r) in QUIET for r in records) else "")  # fmt: skip
+    cls = "cell-bad" if any(mark_of(r) in BAD for r in records) else (
+        "cell-ok" if all(mark_of(r) in QUIET for r in records) else "")  # fmt: skip
     by_profile = {r["profile"]: r for r in records}
     marks = [mark(index, by_profile[p]) if p in by_profile else tag("span", "·", "mark none", title=f"{p}: not run")
              for p in profiles]  # fmt: skip
@@ -228,7 +228,7 @@ def anchor(index: int, record: dict[str, Any]) -> str:
 
 def mark(index: int, record: dict[str, Any]) -> str:
     """One scenario-in-profile's verdict mark (a link for a failure), with data attributes for checks."""
-    verdict = shown(record)
+    verdict = mark_of(record)
     hint = f"{record['profile']}: {verdict}" + (f" ({record['detail']})" if record.get("detail") else "")
     hint += "".join(f"; not checked: {u}" for u in record.get("unchecked", []))
     attrs = {"data_impl": str(index), "data_id": record["id"], "data_profile": record["profile"],
@@ -241,7 +241,7 @@ def mark(index: int, record: dict[str, Any]) -> str:
 
 def failures(index: int, report: dict[str, Any]) -> str:
     """One implementation's failure details (each a section the matrix links to)."""
-    bad = [r for r in report["results"] if shown(r) in BAD]
+    bad = [r for r in report["results"] if mark_of(r) in BAD]
     replay = default_replay(report)
     blocks = "".join(failure_block(r, replay, anchor(index, r)) for r in bad) or tag("p", "None.")
     title = tag("h2", f"Failures of {implementation_name(report)} ({len(bad)})", id=f"impl-{index}-failures")

@@ -16,6 +16,7 @@ from conformance.adapters.session import plan
 from conformance.cli import main
 from conformance.cli import run as run_command
 from conformance.cli.docs import written_text
+from conformance.contract import DEALING_AREAS
 from conformance.corpus.load import load_corpus
 from conformance.judging.report import failure_headline, format_failure
 from conformance.judging.runner import Result
@@ -74,6 +75,8 @@ def app_only_needs() -> Counter[str]:
     for sc, profile in plan(corpus()):
         if profile == "app":
             needed = set(sc.features) | ({"game-codes"} if sc.code else set())
+            if sc.code and sc.area not in DEALING_AREAS:
+                needed.discard("game-codes")  # it starts from the position its code deals (spec/protocol.md)
             needs.update(needed & set(LACKS))
     return needs
 
