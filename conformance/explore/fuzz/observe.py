@@ -66,7 +66,8 @@ class Observed:
     def of(cls, info: Info, ignore: Ignore = Ignore()) -> Observed:
         """What ``info`` lets fuzz compare, less what ``ignore`` names."""
         extra = [f for f, cap in (("undo", "undo-count"), ("selected", "selection")) if info.observes(cap)]
-        unseen = {f for f, cap in (("moves", "move-count"), ("reshuffles", "reshuffle-count")) if not info.observes(cap)}
+        counters = (("moves", "move-count"), ("reshuffles", "reshuffle-count"))
+        unseen = {f for f, cap in counters if not info.observes(cap)}
         fields = tuple(f for f in (*BASE_FIELDS, *extra) if f not in ignore.fields and f not in unseen)
         legal = "legal-moves" in info.capabilities and not set(LEGAL_FIELDS) & ignore.fields
         return cls(fields, info.observes("reasons"), info.observes("waiting"), legal, ignore,
