@@ -44,7 +44,7 @@ def dealt(profile: str, codes: int) -> list[Position]:
 
 def play_one(game: Game, rng: random.Random, seen: list[Position]) -> int:
     """Play one random game; returns the number of actions applied."""
-    undo = game.profile.undo_limit > 0
+    undo = game.profile.undo_limit != 0  # None: no limit
     for count in range(1, GAME_CAP + 1):
         moves = game.legal_moves()
         roll = rng.random()
