@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from conformance.cli.common import Command
+from conformance.corpus.gitspec import GitRevisionError, checkout_root
 from crescent_ref.spec_files import spec_dir
 
 
@@ -21,9 +22,23 @@ def _impact(args: argparse.Namespace) -> int:
     """Print the impact; exit 1 when the reference engine fails a scenario of the working tree."""
     from conformance.judging.impact import impact, render_impact, render_impact_json
 
-    found = impact(args.spec or spec_dir(), args.rev, args.quiet)
+    found = impact(args.spec or default_spec(), args.rev, args.quiet)
     print(render_impact_json(found) if args.format == "json" else render_impact(found))
     return 1 if found.failing else 0
+
+
+def default_spec() -> Path:
+    """The kit's own spec/; for a kit installed into a checkout (a venv inside the clone, as CI makes it),
+    the checkout's spec/, since the installed copy is not what git tracks."""
+    spec = spec_dir()
+    if "site-packages" not in spec.parts:
+        return spec
+    try:
+        root = checkout_root(spec)
+    except GitRevisionError:
+        return spec
+    tracked = root / "spec"
+    return tracked if (tracked / "scenarios").is_dir() else spec
 
 
 COMMAND = Command(
