@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ONE = [sys.executable, "-m", "conformance.cli", "run", "-q", "--id", "layout-001"]
+ONE = [str(Path(sys.executable).parent / "crescent-conformance"), "run", "-q", "--id", "layout-001"]
 PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--crescent-impl=reference"]
 
 
