@@ -81,7 +81,7 @@ def test_a_run_report_matches_the_report_schema(tmp_path: Path) -> None:
 
 
 def test_a_written_expectations_file_matches_its_schema(tmp_path: Path) -> None:
-    from conformance.judging.expectations import write_expectations
+    from conformance.contract.expectations import write_expectations
 
     path = tmp_path / "e.yaml"
     record = {"id": "piles-003", "profile": "app", "verdict": "failed", "failure": {"step": 1, "mismatches": ["x"]}}

@@ -9,7 +9,7 @@ from pathlib import Path
 from conformance.adapter import Adapter
 from conformance.adapters.session import make_adapter
 from conformance.cli.common import Command, adapter_options, nothing_judged, positive
-from conformance.judging.expectations import fuzz_rules, load_expectations
+from conformance.contract.expectations import fuzz_rules, load_expectations
 
 EPILOG = """\
 Games start from generated corner positions (full piles, finished foundations, long undo

@@ -217,7 +217,7 @@ def implementation(report: dict[str, Any]) -> str:
 def read_allow_file(path: Path) -> list[str]:
     """Ids of an allow file: one a line (``id`` or ``id[profile]``), ``#`` starts a comment.
 
-    A ``.yaml`` file is read as an expectations file (conformance.judging.expectations): its known
+    A ``.yaml`` file is read as an expectations file (conformance.contract.expectations): its known
     deviations may regress.
     """
     if path.suffix in (".yaml", ".yml"):

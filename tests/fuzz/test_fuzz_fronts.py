@@ -63,7 +63,7 @@ def test_the_cli_refuses_an_unknown_corner_in_one_line(capsys: pytest.CaptureFix
 
 
 def test_an_expectations_file_gives_fuzz_its_ignore_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from conformance.judging.expectations import fuzz_rules, load_expectations
+    from conformance.contract.expectations import fuzz_rules, load_expectations
 
     file = tmp_path / "known.yaml"
     file.write_text("deviations:\n  fuzz/reason:pile-full: no pile limit\n  fuzz/bogus: x\n  piles-001: y\n")

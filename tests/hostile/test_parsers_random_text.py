@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.adapters.stdio import parse_line
+from conformance.contract.expectations import load_expectations
 from conformance.corpus.load import read_file
-from conformance.judging.expectations import load_expectations
 from crescent_ref.actions import parse_action, parse_place
 from crescent_ref.cards import parse_index
 from crescent_ref.deal import deal_position, parse_code
