@@ -6,9 +6,9 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from verdict_only import VerdictOnly
+from verdict_only import VerdictOnly, Wrapped
 
-from conformance.adapter import Adapter, AdapterError, Info, Reply
+from conformance.adapter import AdapterError, Info, Reply
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.judging.state import game_state
 from crescent_ref.game import Game
@@ -67,13 +67,10 @@ def refuses_reshuffles() -> RefusesReshuffles:
     return RefusesReshuffles()
 
 
-class Declares:
+class Declares(Wrapped):
     """``inner`` seen through a game that observes, names or offers less, and declares exactly that."""
 
     drops: frozenset[str] = frozenset()  # capabilities it does not declare
-
-    def __init__(self, inner: Adapter) -> None:
-        self.inner = inner
 
     def info(self) -> Info:
         """The inner info without what this game lacks."""
@@ -96,18 +93,6 @@ class Declares:
     def reason(self, reason: str | None) -> str | None:
         """The reason as this game gives it (unchanged here)."""
         return reason
-
-    def legal_moves(self) -> list[str]:
-        """The inner engine's."""
-        return self.inner.legal_moves()
-
-    def message(self, reason: str, lang: str) -> str:
-        """The inner engine's."""
-        return self.inner.message(reason, lang)
-
-    def close(self) -> None:
-        """Close the inner adapter."""
-        self.inner.close()
 
 
 class NoCounters(Declares):

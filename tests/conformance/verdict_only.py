@@ -20,11 +20,27 @@ def blind(state: dict[str, Any]) -> dict[str, Any]:
     return {**seen, "status": "playing"} if state.get("status") == "waiting" else seen
 
 
-class VerdictOnly:
-    """``inner`` seen through a game that only decides whether an action is legal."""
+class Wrapped:
+    """An adapter seen through another game: legal moves, messages and closing go to ``inner`` as they are."""
 
     def __init__(self, inner: Adapter) -> None:
         self.inner = inner
+
+    def legal_moves(self) -> list[str]:
+        """The inner engine's legal moves."""
+        return self.inner.legal_moves()
+
+    def message(self, reason: str, lang: str) -> str:
+        """The inner engine's message for a reason."""
+        return self.inner.message(reason, lang)
+
+    def close(self) -> None:
+        """Close the inner adapter."""
+        self.inner.close()
+
+
+class VerdictOnly(Wrapped):
+    """``inner`` seen through a game that only decides whether an action is legal."""
 
     def info(self) -> Info:
         """The inner info without the observation capabilities."""
@@ -41,18 +57,6 @@ class VerdictOnly:
         """Yes or no, and the table after."""
         reply = self.inner.act(action)
         return Reply(reply.accepted, None, None, (), blind(reply.state))
-
-    def legal_moves(self) -> list[str]:
-        """The inner engine's legal moves."""
-        return self.inner.legal_moves()
-
-    def message(self, reason: str, lang: str) -> str:
-        """The inner engine's message for a reason."""
-        return self.inner.message(reason, lang)
-
-    def close(self) -> None:
-        """Close the inner adapter."""
-        self.inner.close()
 
 
 def factory() -> VerdictOnly:
