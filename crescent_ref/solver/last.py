@@ -30,7 +30,8 @@ prove ``P`` dead.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from typing import TypeVar
 
 from crescent_ref import movegen
 from crescent_ref.position import Position
@@ -62,23 +63,36 @@ def reshuffle(pos: Position, marks: tuple[bool, ...]) -> Position:
 def solve(profile: Profile, start: Position, marks: tuple[bool, ...], solve_zero: Callable[[Position], str],
           nodes: int) -> tuple[str, int]:
     """``Q_s``'s verdict ("winnable", "not winnable", "unknown") and the positions generated."""
+    return sweep(profile, start, lambda pos: pos, lambda pos: solve_zero(reshuffle(pos, marks)),
+                 lambda _, child: child, nodes)
+
+
+S = TypeVar("S", bound=Hashable)
+
+
+def sweep(profile: Profile, start: S, position: Callable[[S], Position], at_reshuffle: Callable[[S], str],
+          child_of: Callable[[S, Position], S], nodes: int) -> tuple[str, int]:
+    """The one-suit search both relaxations share: every state reachable from ``start`` by pile moves
+    (no autoplay: suits.applies), ``at_reshuffle`` asked of each (what the reshuffle from there gives);
+    "winnable" at the first won position or reshuffle that is not proved lost, "not winnable" when none
+    is, "unknown" past ``nodes`` positions generated (the second value)."""
     seen, todo, made = {start}, [start], 0
     while todo:
-        pos = todo.pop()
+        state = todo.pop()
+        pos = position(state)
         if pos.won():
             return "winnable", made
         if dead(profile, pos):
             continue
-        verdict = solve_zero(reshuffle(pos, marks))
+        verdict = at_reshuffle(state)
         if verdict != "not winnable":
             return verdict, made
         for step in steps(profile, pos, movegen.pile_moves(profile, pos)):
             made += 1
             if made > nodes:
                 return "unknown", made
-            child = after(profile, pos, step)._replace(moves=0)  # no autoplay here (suits.applies)
+            child = child_of(state, after(profile, pos, step)._replace(moves=0))
             if child not in seen:
                 seen.add(child)
                 todo.append(child)
     return "not winnable", made
-

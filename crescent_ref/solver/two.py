@@ -45,12 +45,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
-from crescent_ref import movegen
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
 from crescent_ref.solver import last
-from crescent_ref.solver.canon import after, steps
-from crescent_ref.solver.dead import dead
 
 MARK = b"T"  # first byte of a key of this module's positions
 MOST_FREE = 3  # free piles with a card of the suit, whose marks are tried both ways
@@ -107,26 +104,9 @@ def choices(after_first: Position, piles: Piles, free: Marks) -> list[Marks] | N
 def solve(profile: Profile, part: Position, piles: Piles, free: Marks, solve_one: SolveOne,
           nodes: int) -> tuple[str, int]:
     """``Q_s``'s verdict ("winnable", "not winnable", "unknown") and the positions generated."""
-    seen, todo, made = {(part, free)}, [(part, free)], 0
-    while todo:
-        pos, flags = todo.pop()
-        if pos.won():
-            return "winnable", made
-        if dead(profile, pos):
-            continue
-        verdict = first_reshuffle(pos, piles, flags, solve_one)
-        if verdict != "not winnable":
-            return verdict, made
-        for step in steps(profile, pos, movegen.pile_moves(profile, pos)):
-            made += 1
-            if made > nodes:
-                return "unknown", made
-            child = after(profile, pos, step)._replace(moves=0)  # no autoplay here (suits.applies)
-            state = (child, piles.freed(child, flags))
-            if state not in seen:
-                seen.add(state)
-                todo.append(state)
-    return "not winnable", made
+    return last.sweep(profile, (part, free), lambda state: state[0],
+                      lambda state: first_reshuffle(state[0], piles, state[1], solve_one),
+                      lambda state, child: (child, piles.freed(child, state[1])), nodes)
 
 
 def first_reshuffle(pos: Position, piles: Piles, free: Marks, solve_one: SolveOne) -> str:
