@@ -68,7 +68,7 @@ def dependents(profile_name: str, parameter: str, value: Any, corpus: Iterable[S
             break
         if profile_name in sc.profiles and _changes(changed, sc, profile_name):
             found.append(f"{sc.id}[{profile_name}]")
-    _KEPT.flush()
+    _KEPT.flush_due()
     return found
 
 

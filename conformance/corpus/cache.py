@@ -17,6 +17,7 @@ read-only home), the kit reads without it.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import hashlib
@@ -159,6 +160,7 @@ class Memo:
         self.name = name
         self.known: dict[str, Any] | None = None
         self.fresh: dict[str, Any] = {}
+        atexit.register(self.flush)  # what ``flush_due`` left unwritten
 
     def _file(self) -> Path | None:
         folder = cache_dir()
@@ -173,6 +175,12 @@ class Memo:
     def put(self, question: str, answer: Any) -> None:
         """Remember ``answer`` (flushed to the file later)."""
         self.fresh[question] = answer
+
+    def flush_due(self) -> None:
+        """Flush when the new answers are a quarter of the known ones or more: each flush rewrites the whole
+        file, so a long run of questions rewrites it a logarithmic number of times, not once per call."""
+        if len(self.fresh) * 4 >= len(self.known or {}):
+            self.flush()
 
     def flush(self) -> None:
         """Merge the new answers into the file (written whole, atomically)."""
