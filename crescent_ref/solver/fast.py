@@ -1,0 +1,120 @@
+"""Which core a solve runs on: the compiled one (``_core.c``) where it is built, else the Python one.
+
+The compiled core restates, in C, the functions of the search's inner loop: ``movegen.pile_moves``
+and ``foundation_moves``, ``game.status_of``, ``search.choices`` (``safe.safe_move`` and
+``canon.steps``), ``canon.after`` (``transitions.move``, ``reshuffle``, ``autoplay``),
+``canon.key``, ``orders.Promise`` and ``dead.witness``, and one whole ``Search.expand``. Each gives
+the Python function's answer in the same order, so a search on it expands the same positions in the
+same order, with the same node counts and the same lines (tests/solver/test_solver_fast.py); the
+loop itself, the frontier, the one-suit relaxations and every proof stay in Python.
+
+``CRESCENT_SOLVER_CORE`` chooses: ``auto`` (the default: compiled when it is built and covers the
+profile), ``python`` (the pure-Python path, for re-proving an answer another way) or ``compiled``
+(the compiled core or an error). The answer says which ran (``Answer.core``).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from crescent_ref.actions import MOVES, RESHUFFLE
+from crescent_ref.cards import KING
+from crescent_ref.errors import CrescentError
+from crescent_ref.position import Position
+from crescent_ref.profiles import Profile
+from crescent_ref.solver.orders import Order, Promise, depth_first
+from crescent_ref.transitions import scan_order
+
+if TYPE_CHECKING:
+    from crescent_ref.solver._core import Core as Core
+    from crescent_ref.solver.search import Search
+
+try:
+    from crescent_ref.solver import _core
+except ImportError as err:  # not built (no compiler at install time): the Python path
+    _core = None  # type: ignore[assignment]
+    MISSING = f"the compiled core is not built ({err})"
+else:
+    MISSING = ""
+
+ENV = "CRESCENT_SOLVER_CORE"
+CHOICES = ("auto", "python", "compiled")
+PYTHON, COMPILED = "python", "compiled"
+MAX_PILE = 104  # the compiled core's pile capacity: the whole double deck
+
+
+class CoreUnavailable(CrescentError):
+    """``CRESCENT_SOLVER_CORE=compiled`` was asked for and the compiled core cannot run (the caller's
+    setting: build the extension or choose another core)."""
+
+
+def choice() -> str:
+    """The core asked for by ``CRESCENT_SOLVER_CORE`` (``auto`` when unset)."""
+    value = os.environ.get(ENV, "auto").strip().lower() or "auto"
+    if value not in CHOICES:
+        raise CoreUnavailable(f"{ENV}={value!r}: expected one of {', '.join(CHOICES)}")
+    return value
+
+
+def refusal(profile: Profile) -> str:
+    """Why the compiled core does not run ``profile`` (empty when it does)."""
+    if _core is None:
+        return MISSING
+    if profile.pile_limit is not None and profile.pile_limit > MAX_PILE:
+        return f"pile_limit {profile.pile_limit} is above the compiled core's {MAX_PILE}"
+    return ""
+
+
+_CORES: dict[Profile, Core] = {}
+
+
+def core_for(profile: Profile) -> Core | None:
+    """The compiled core for ``profile``, or None for the Python path (by ``CRESCENT_SOLVER_CORE``
+    and what the compiled core covers; ``compiled`` with no core raises CoreUnavailable)."""
+    asked = choice()
+    if asked == PYTHON:
+        return None
+    why = refusal(profile)
+    if why:
+        if asked == COMPILED:
+            raise CoreUnavailable(f"{ENV}=compiled, but {why}")
+        return None
+    found = _CORES.get(profile)
+    if found is None:
+        found = _CORES[profile] = build(profile)
+    return found
+
+
+def build(profile: Profile) -> Core:
+    """A new compiled core for ``profile`` (``refusal`` must be empty)."""
+    if _core is None:
+        raise CoreUnavailable(MISSING)
+    return _core.Core(
+        wrap=profile.pile_wrap, limit=KING * 8 if profile.pile_limit is None else profile.pile_limit,
+        between=profile.between_foundations, give_backs=profile.give_backs, autoplay=profile.autoplay,
+        order=scan_order(profile.autoplay_order), hold=profile.hold_double_fit,
+        stuck_no_move=profile.stuck_when == "no-move", position=Position, moves=MOVES, reshuffle=RESHUFFLE)
+
+
+def name(core: Core | None) -> str:
+    """``compiled`` or ``python``: which core a search with ``core`` runs on."""
+    return PYTHON if core is None else COMPILED
+
+
+def order_params(order: Order) -> tuple[int, int, int, int] | None:
+    """What the compiled core reads of an order: a Promise's weights, or None for ``depth_first``
+    (TypeError for another order: the compiled core does not score it)."""
+    if isinstance(order, Promise):
+        return order.home, order.kept, order.buried, order.tangled
+    if order is depth_first:
+        return None
+    raise TypeError(f"the compiled core scores Promise orders and depth_first, not {order!r}")
+
+
+def expand(search: Search, core: Core, pos_key: bytes, pos: Position) -> bytes | None:
+    """``Search.expand`` on the compiled core: the same children, recorded and queued the same way."""
+    won, made = core.expand(pos, pos_key, search.parents, search.frontier, search.ticks,
+                            order_params(search.order), search.prune)
+    search.nodes += made
+    return won
