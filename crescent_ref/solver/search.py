@@ -34,7 +34,7 @@ from crescent_ref.actions import RESHUFFLE, Action
 from crescent_ref.game import Game, status_of
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
-from crescent_ref.solver import last, suits, two
+from crescent_ref.solver import fast, last, suits, two
 from crescent_ref.solver.canon import after, key, steps
 from crescent_ref.solver.dead import dead, explain
 from crescent_ref.solver.orders import PORTFOLIO, Order, depth_first, slices
@@ -76,6 +76,7 @@ class Answer:
     limit: str = ""  # for ``unknown``: the budget that ran out (nodes, seconds, stored)
     searches: int = 1  # searches run (restarts + 1)
     proof: str = ""  # for ``not winnable``: how it was proved
+    core: str = fast.PYTHON  # which core ran the searches (fast.py): python or compiled
 
     def line_text(self) -> str:
         """The line in action notation, one space between actions."""
@@ -104,6 +105,7 @@ class Search:
     last: bool = True  # also the one-suit rule with one reshuffle left (last.py)
     two_left: bool = False  # and with two left (two.py; sound, but it costs more than it prunes)
     tick: Callable[[int], object] | None = None  # told the node count now and then (progress)
+    core: fast.Core | None = None  # the compiled core (fast.py), or None: the Python path
     memo: dict[bytes, str] = field(default_factory=dict)
     lost: set[bytes] = field(default_factory=set)
     parents: dict[bytes, tuple[bytes, Step]] = field(default_factory=dict)
@@ -125,6 +127,8 @@ class Search:
         return self.loop()
 
     def judge(self, pos: Position) -> tuple[str, list[Action]]:
+        if self.core is not None:
+            return self.core.status(pos), []  # the compiled expand lists the moves itself
         moves = movegen.pile_moves(self.profile, pos)
         return status_of(self.profile, pos, moves), moves
 
@@ -155,7 +159,7 @@ class Search:
         """Proved dead (dead.py, suits.py), when pruning."""
         if not self.prune:
             return False
-        if dead(self.profile, pos):
+        if dead(self.profile, pos) if self.core is None else self.core.dead(pos):
             return True
         return self.relax and suits.applies(self.profile, pos) and suits.some_suit_lost(
             self.profile, pos, self.solve_suit, self.memo, self.solve_last if self.last else None,
@@ -166,7 +170,7 @@ class Search:
         if left <= 0:
             return "unknown"  # the budget is spent: the loop stops at its next look at the clock
         inner = Search(self.profile, Budget(nodes=SUIT_NODES, seconds=left), order=self.order, relax=False,
-                       lost=self.lost)
+                       lost=self.lost, core=self.core)
         answer = inner.run(part)
         self.nodes += answer.nodes
         if answer.verdict == "not winnable":
@@ -209,6 +213,8 @@ class Search:
 
     def expand(self, pos_key: bytes, pos: Position, moves: list[Action]) -> bytes | None:
         """Generate the children of one position; the key of a won child, if any."""
+        if self.core is not None:
+            return fast.expand(self, self.core, pos_key, pos)
         for step in choices(self.profile, pos, moves, prune=self.prune):
             self.nodes += 1
             child = after(self.profile, pos, step)
@@ -239,7 +245,7 @@ class Search:
     def answer(self, verdict: Verdict, won: bytes = b"", limit: str = "", proof: str = "") -> Answer:
         line = self.line_to(won) if won else ()
         return Answer(verdict, line, self.nodes, time.process_time() - self.started, len(self.parents),
-                      self.profile.closed, limit, proof=proof)
+                      self.profile.closed, limit, proof=proof, core=fast.name(self.core))
 
 
 ORDERS = ("portfolio", "depth-first")
@@ -250,10 +256,10 @@ def solve(game: Game, budget: Budget | None = None, *, prune: bool = True, order
     """Solve the game's current position with full information (closed deals too: ``thoughtful``).
     ``order``: ``portfolio`` (restarts, see the module doc) or ``depth-first`` (one search, for
     re-proving an answer another way); ``tick`` is told the node count now and then."""
-    budget = budget or Budget()
+    budget, core = budget or Budget(), fast.core_for(game.profile)
     if order == "depth-first":
-        return Search(game.profile, budget, prune, depth_first, tick=tick).run(game.position)
-    return Restarts(game.profile, budget, prune, tick).run(game.position)
+        return Search(game.profile, budget, prune, depth_first, tick=tick, core=core).run(game.position)
+    return Restarts(game.profile, budget, prune, tick, core).run(game.position)
 
 
 @dataclass(slots=True)
@@ -264,6 +270,7 @@ class Restarts:
     budget: Budget
     prune: bool
     tick: Callable[[int], object] | None
+    core: fast.Core | None = None  # the compiled core (fast.py), or None: the Python path
     memo: dict[bytes, str] = field(default_factory=dict)  # one-suit answers hold for every order
     lost: set[bytes] = field(default_factory=set)  # so do positions proved not winnable
 
@@ -274,14 +281,14 @@ class Restarts:
             left = Budget(min(size, self.budget.nodes - nodes), self.budget.seconds - (time.process_time() - began),
                           self.budget.stored)
             search = Search(self.profile, left, self.prune, order, tick=self.progress(nodes), memo=self.memo,
-                            lost=self.lost, last=count >= LAST_FROM, two_left=count >= TWO_FROM)
+                            lost=self.lost, last=count >= LAST_FROM, two_left=count >= TWO_FROM, core=self.core)
             answer = search.run(start)
             nodes, stored, count = nodes + answer.nodes, max(stored, answer.stored), count + 1
             if answer.verdict != "unknown" or answer.limit == "stored" or self.spent(nodes, began):
                 break
         limit = answer.limit if answer.limit == "stored" else self.spent(nodes, began)
         return Answer(answer.verdict, answer.line, nodes, time.process_time() - began, stored, answer.thoughtful,
-                      limit if answer.verdict == "unknown" else "", count, answer.proof)
+                      limit if answer.verdict == "unknown" else "", count, answer.proof, fast.name(self.core))
 
     def spent(self, nodes: int, began: float) -> str:
         if nodes >= self.budget.nodes:
