@@ -90,7 +90,7 @@ class Game:
         game = cls(profile, Position(piles=((),) * 16, hidden=(0,) * 16, up=(1,) * 4, down=(13,) * 4, reshuffles=0))
         game.position = deal_position(code, closed=game.profile.closed, reshuffles=game.profile.reshuffles)
         if game.profile.autoplay and game.profile.autoplay_when == "every-action":
-            game.position = transitions.autoplay(game.profile, game.position)[0]
+            game._autoplay()
         return game
 
     def _facts(self) -> tuple[Position, Profile, list[Action], Status]:
@@ -105,6 +105,20 @@ class Game:
     def _pile_moves(self) -> list[Action]:
         return self._facts()[2]
 
+    # The engine's primitives on the current position, one method each, so that another core can stand
+    # in for them (crescent_ref.solver.fastgame plays on the solver's compiled core); with ``_facts``.
+    def _foundation_moves(self) -> list[Action]:
+        return movegen.foundation_moves(self.profile, self.position)
+
+    def _reason(self, src: int, dst: int) -> str | None:
+        return movegen.reason(self.profile, self.position, src, dst)
+
+    def _moved(self, src: int, dst: int, count: int) -> Position:
+        return transitions.move(self.position, src, dst, count=count)
+
+    def _reshuffled(self) -> Position:
+        return transitions.reshuffle(self.position)
+
     def status(self) -> Status:
         """The verdict on the current position."""
         return self._facts()[3]
@@ -115,7 +129,7 @@ class Game:
             return []
         moves = list(self._pile_moves())
         if self.profile.between_foundations or self.profile.give_backs:
-            moves += movegen.foundation_moves(self.profile, self.position)
+            moves += self._foundation_moves()
         return moves
 
     def legal_actions(self) -> list[Action]:
@@ -148,13 +162,13 @@ class Game:
         return self._tap(act, dry_run)
 
     def _move(self, act: Action, src: int, dst: int, dry_run: bool) -> Outcome:
-        why = movegen.reason(self.profile, self.position, src, dst)
+        why = self._reason(src, dst)
         if why is not None:
             return Outcome(act, False, why)
         made = [MOVES[src][dst]]
         if not dry_run:
             self._record()
-            self.position = transitions.move(self.position, src, dst, count=1)
+            self.position = self._moved(src, dst, 1)
             if self.profile.autoplay_when == "every-action":
                 made += self._autoplay()
         return Outcome(act, True, effect="move", moves=tuple(made))
@@ -170,7 +184,7 @@ class Game:
         made: list[Action] = []
         order = transitions.scan_order(self.profile.autoplay_order)
         while self.profile.autoplay and (step := transitions.first_forced(self._pile_moves(), order)) is not None:
-            self.position = transitions.move(self.position, *step)
+            self.position = self._moved(*step, 0)
             made.append(MOVES[step[0]][step[1]])
         return made
 
@@ -179,7 +193,7 @@ class Game:
             return Outcome(act, False, "no-reshuffles")
         if dry_run:
             return Outcome(act, True, effect="reshuffle")
-        self.position = transitions.reshuffle(self.position)
+        self.position = self._reshuffled()
         if self.profile.undo_cleared_by_reshuffle:
             self.history.clear()
         return Outcome(act, True, effect="reshuffle", moves=tuple(self._autoplay()))
@@ -195,7 +209,7 @@ class Game:
 
     def destinations(self, src: int) -> list[int]:
         """Places the card at ``src`` may legally move to."""
-        return [d for d in range(PLACES) if movegen.reason(self.profile, self.position, src, d) is None]
+        return [d for d in range(PLACES) if self._reason(src, d) is None]
 
     def _tap(self, act: Action, dry_run: bool) -> Outcome:
         place, selected = act.src, self.selected
@@ -234,13 +248,13 @@ class Game:
         suit = card // 13
         targets = (HOLD, first + suit, second + suit) if act.src < PILES else (rules.partner(act.src),)
         for dst in targets:
-            if movegen.reason(self.profile, self.position, act.src, dst) is None:
+            if self._reason(act.src, dst) is None:
                 return self._move(act, act.src, dst, dry_run)
         return Outcome(act, False, self._drop_refusal(act.src, targets[-1]))
 
     def _drop_refusal(self, src: int, dst: int) -> str:
         """``no-foundation``, unless the card may not leave its foundation at all (I-DROP)."""
-        first = movegen.reason(self.profile, self.position, src, dst) if src >= PILES else None
+        first = self._reason(src, dst) if src >= PILES else None
         return first if first in ("base-locked", "foundation-final") else "no-foundation"
 
     def describe(self) -> str:
