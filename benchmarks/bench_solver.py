@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench_solver: {why}", file=sys.stderr)
         return 2
     ratios: list[float] = []
-    print(f"{'profile':<15} {'deal':<14} {'verdict':<9} {'nodes':>8} {'python n/s':>11} {'compiled n/s':>13} {'ratio':>6}")
+    print(f"{'profile':<15} {'deal':<14} {'verdict':<9} {'nodes':>8} {'python n/s':>11} {'compiled n/s':>13}"
+          f" {'ratio':>6}")
     for profile in args.profile or PROFILES:
         for code in args.code or CODES:
             found = list(pairs(profile, code, args.nodes, args.rounds))

@@ -60,7 +60,8 @@ def test_every_primitive_gives_the_python_answer(profile: str) -> None:
         assert core.status(pos) == status_of(rules, pos, moves), pos
         assert core.key(pos) == canon.key(rules, pos), pos
         assert core.witness(pos) == dead.witness(rules, pos), pos
-        for order in (*orders.PORTFOLIO, orders.depth_first):
+        every: list[orders.Order] = [*orders.PORTFOLIO, orders.depth_first]
+        for order in every:
             assert core.score(pos, fast.order_params(order)) == order(pos), (pos, order)
         assert core.children(pos) == [(s, canon.after(rules, pos, s)) for s in canon.steps(rules, pos, moves)], pos
         if status_of(rules, pos, moves) not in ("won", "lost"):
