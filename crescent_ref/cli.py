@@ -294,7 +294,7 @@ def solve_report(args: argparse.Namespace, answer: Any) -> list[str]:
     if answer.proof:
         lines.append(f"proof: {answer.proof}")
     lines.append(f"nodes: {answer.nodes}  stored: {answer.stored}  searches: {answer.searches}  "
-                 f"cpu seconds: {answer.seconds:.2f}")
+                 f"cpu seconds: {answer.seconds:.2f}  core: {answer.core}")
     if answer.verdict == "winnable":
         start = f"--position {shlex.quote(args.game)}" if ":" in args.game else f"--code {args.game}"
         lines.append(f"line ({len(answer.line)} actions): {answer.line_text()}")
