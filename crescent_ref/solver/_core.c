@@ -684,6 +684,108 @@ static PyObject *Core_children(Core *self, PyObject *args) {
     return list;
 }
 
+/* suits.one_suit: the suit's pile cards in order, every other suit home, the reshuffles left kept */
+static PyObject *Core_one_suit(Core *self, PyObject *args) {
+    PyObject *pos;
+    int suit;
+    State s, part;
+    if (!PyArg_ParseTuple(args, "Oi", &pos, &suit) || read_state(pos, &s) < 0) return NULL;
+    if (suit < 0 || suit > 3) {
+        PyErr_Format(PyExc_ValueError, "one_suit: suit %d is not 0..3", suit);
+        return NULL;
+    }
+    for (int i = 0; i < NPILES; i++) {
+        int n = 0;
+        for (int j = 0; j < s.len[i]; j++)
+            if (s.c[i][j] / 13 == suit) part.c[i][n++] = s.c[i][j];
+        part.len[i] = n;
+        part.hidden[i] = 0;
+    }
+    for (int i = 0; i < 4; i++) {
+        part.up[i] = i == suit ? s.up[i] : KING;
+        part.down[i] = i == suit ? s.down[i] : ACE;
+        part.held[i] = i == suit ? s.held[i] : 0;
+    }
+    part.resh = s.resh;
+    part.moves = 0;
+    return make_position(self, &part, NULL, 0);
+}
+
+/* the suits with a card on the piles, ascending (the order suits.some_suit_lost's set gives) */
+static PyObject *Core_suits(Core *self, PyObject *pos) {
+    State s;
+    int seen[4] = {0}, n = 0;
+    if (read_state(pos, &s) < 0) return NULL;
+    for (int i = 0; i < NPILES; i++)
+        for (int j = 0; j < s.len[i]; j++) seen[s.c[i][j] / 13] = 1;
+    PyObject *t = PyTuple_New(seen[0] + seen[1] + seen[2] + seen[3]);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < 4; i++)
+        if (seen[i]) PyTuple_SET_ITEM(t, n++, PyLong_FromLong(i));
+    return t;
+}
+
+/* last.rotating: per pile, its bottom card is of ``suit`` */
+static PyObject *Core_rotating(Core *self, PyObject *args) {
+    PyObject *pos;
+    int suit;
+    State s;
+    if (!PyArg_ParseTuple(args, "Oi", &pos, &suit) || read_state(pos, &s) < 0) return NULL;
+    PyObject *t = PyTuple_New(NPILES);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < NPILES; i++) PyTuple_SET_ITEM(t, i, PyBool_FromLong(s.len[i] && s.c[i][0] / 13 == suit));
+    return t;
+}
+
+/* last.marked_key: "L", the piles each after its mark byte (sorted), 0xff between, then the
+ * foundations, the hold and the reshuffles left */
+static PyObject *Core_marked_key(Core *self, PyObject *args) {
+    PyObject *pos, *marks;
+    State s;
+    if (!PyArg_ParseTuple(args, "OO", &pos, &marks) || read_state(pos, &s) < 0) return NULL;
+    if (!PyTuple_Check(marks) || PyTuple_GET_SIZE(marks) != NPILES) {
+        PyErr_SetString(PyExc_ValueError, "marked_key: 16 marks");
+        return NULL;
+    }
+    if (s.resh < 0 || s.resh > 255) {
+        PyErr_SetString(PyExc_ValueError, "marked_key: reshuffles left out of 0..255");
+        return NULL;
+    }
+    State m;  /* each pile with its mark in front, so that the sort is of (mark, *pile) */
+    int idx[NPILES], total = 0;
+    for (int i = 0; i < NPILES; i++) {
+        int mark = PyObject_IsTrue(PyTuple_GET_ITEM(marks, i));
+        if (mark < 0) return NULL;
+        if (s.len[i] >= MAXP) {
+            PyErr_Format(PyExc_ValueError, "marked_key: pile %d has more than %d cards", i + 1, MAXP - 1);
+            return NULL;
+        }
+        m.c[i][0] = (unsigned char)mark;
+        memcpy(m.c[i] + 1, s.c[i], (size_t)s.len[i]);
+        m.len[i] = s.len[i] + 1;
+        idx[i] = i, total += m.len[i];
+    }
+    for (int i = 1; i < NPILES; i++) {
+        int v = idx[i], j = i - 1;
+        while (j >= 0 && pile_cmp(&m, idx[j], v) > 0) { idx[j + 1] = idx[j]; j--; }
+        idx[j + 1] = v;
+    }
+    PyObject *key = PyBytes_FromStringAndSize(NULL, 1 + total + (NPILES - 1) + 13);
+    if (key == NULL) return NULL;
+    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(key);
+    *out++ = 'L';
+    for (int i = 0; i < NPILES; i++) {
+        if (i) *out++ = 0xff;
+        memcpy(out, m.c[idx[i]], (size_t)m.len[idx[i]]);
+        out += m.len[idx[i]];
+    }
+    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s.up[i];
+    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s.down[i];
+    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s.held[i];
+    *out = (unsigned char)s.resh;
+    return key;
+}
+
 /* search.Search.expand: generate the children of one position, in the order of search.choices;
  * a new key is recorded in ``parents`` with (pos_key, step) and, unless won, pushed on ``frontier``
  * as (-score, -next(ticks), key, child). Returns (key of a won child or None, steps generated). */
@@ -753,6 +855,10 @@ static PyMethodDef Core_methods[] = {
     {"move", (PyCFunction)Core_move, METH_VARARGS, "transitions.move(pos, src, dst, count)"},
     {"reshuffle", (PyCFunction)Core_reshuffle, METH_O, "transitions.reshuffle"},
     {"children", (PyCFunction)Core_children, METH_VARARGS, "[(step, canon.after(pos, step))] for canon.steps"},
+    {"suits", (PyCFunction)Core_suits, METH_O, "the suits on the piles, ascending"},
+    {"rotating", (PyCFunction)Core_rotating, METH_VARARGS, "last.rotating"},
+    {"marked_key", (PyCFunction)Core_marked_key, METH_VARARGS, "last.marked_key"},
+    {"one_suit", (PyCFunction)Core_one_suit, METH_VARARGS, "suits.one_suit"},
     {"expand", (PyCFunction)(void (*)(void))Core_expand, METH_FASTCALL, "search.Search.expand"},
     {NULL, NULL, 0, NULL},
 };

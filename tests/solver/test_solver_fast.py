@@ -19,7 +19,7 @@ from crescent_ref.actions import RESHUFFLE
 from crescent_ref.game import Game, status_of
 from crescent_ref.position import Position
 from crescent_ref.profiles import get_profile
-from crescent_ref.solver import Answer, Budget, canon, dead, fast, orders, search, solve
+from crescent_ref.solver import Answer, Budget, canon, dead, fast, last, orders, search, solve, suits
 from tests.solver.small import PROFILES, brute_force, small_position
 
 BUILT = not fast.refusal(get_profile("app"))
@@ -63,6 +63,15 @@ def test_every_primitive_gives_the_python_answer(profile: str) -> None:
         every: list[orders.Order] = [*orders.PORTFOLIO, orders.depth_first]
         for order in every:
             assert core.score(pos, fast.order_params(order)) == order(pos), (pos, order)
+        plain = suits.Plain(rules)
+        assert core.suits(pos) == tuple(plain.suits(pos)), pos
+        for suit in range(4):
+            part = core.one_suit(pos, suit)
+            assert part == suits.one_suit(pos, suit), (pos, suit)
+            assert core.key(part) == plain.key(part), (pos, suit)
+            marks = core.rotating(pos, suit)
+            assert marks == last.rotating(pos, suit), (pos, suit)
+            assert core.marked_key(part, marks) == last.marked_key(part, marks), (pos, suit)
         assert core.children(pos) == [(s, canon.after(rules, pos, s)) for s in canon.steps(rules, pos, moves)], pos
         if status_of(rules, pos, moves) not in ("won", "lost"):
             chosen = search.choices(rules, pos, moves)
