@@ -31,7 +31,9 @@ proofs as well.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
 
 from crescent_ref.cards import ACE, KING
 from crescent_ref.position import Position
@@ -42,6 +44,39 @@ from crescent_ref.solver.canon import key
 SolveOne = Callable[[Position], str]  # solves a one-suit position: "winnable", "not winnable", "unknown"
 SolveLast = Callable[[Position, tuple[bool, ...]], str]  # the same with one reshuffle left (last.py)
 SolveTwo = Callable[[Position, two.Piles, tuple[bool, ...]], str]  # the same with two left (two.py)
+
+
+class Parts(Protocol):
+    """How ``some_suit_lost`` makes and names the one-suit positions: ``Plain`` (this module and
+    ``last.py``), or the compiled core (fast.py), whose methods give the same values."""
+
+    def suits(self, pos: Position, /) -> Iterable[int]: ...
+    def one_suit(self, pos: Position, suit: int, /) -> Position: ...
+    def key(self, pos: Position, /) -> bytes: ...
+    def rotating(self, pos: Position, suit: int, /) -> tuple[bool, ...]: ...
+    def marked_key(self, pos: Position, marks: tuple[bool, ...], /) -> bytes: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Plain:
+    """The Python ``Parts``."""
+
+    profile: Profile
+
+    def suits(self, pos: Position) -> Iterable[int]:
+        return {c // 13 for pile in pos.piles for c in pile}
+
+    def one_suit(self, pos: Position, suit: int) -> Position:
+        return one_suit(pos, suit)
+
+    def key(self, pos: Position) -> bytes:
+        return key(self.profile, pos)
+
+    def rotating(self, pos: Position, suit: int) -> tuple[bool, ...]:
+        return last.rotating(pos, suit)
+
+    def marked_key(self, pos: Position, marks: tuple[bool, ...]) -> bytes:
+        return last.marked_key(pos, marks)
 
 
 def applies(profile: Profile, pos: Position) -> bool:
@@ -61,17 +96,20 @@ def one_suit(pos: Position, suit: int) -> Position:
 
 
 def some_suit_lost(profile: Profile, pos: Position, solve_one: SolveOne, memo: dict[bytes, str],
-                   solve_last: SolveLast | None = None, solve_two: SolveTwo | None = None) -> bool:
+                   solve_last: SolveLast | None = None, solve_two: SolveTwo | None = None,
+                   parts: Parts | None = None) -> bool:
     """Some suit alone is proved not winnable (the caller checked ``applies``; with one reshuffle
-    left, only when ``solve_last`` is given, with two only when ``solve_two`` is)."""
-    suits = {c // 13 for pile in pos.piles for c in pile}
+    left, only when ``solve_last`` is given, with two only when ``solve_two`` is). ``parts``: how the
+    one-suit positions are made and keyed (``Plain`` by default)."""
+    parts = parts or Plain(profile)
+    suits = tuple(parts.suits(pos))
     if len(suits) < 2 and pos.reshuffles == 0:
         return False  # the one suit's position is the position itself
     for suit in suits:
         if pos.reshuffles == 0:
-            verdict = zero(profile, one_suit(pos, suit), solve_one, memo)
+            verdict = zero(profile, parts.one_suit(pos, suit), solve_one, memo, parts)
         elif pos.reshuffles == 1 and solve_last is not None:
-            verdict = one_left(one_suit(pos, suit), last.rotating(pos, suit), solve_last, memo)
+            verdict = one_left(parts.one_suit(pos, suit), parts.rotating(pos, suit), solve_last, memo, parts)
         elif pos.reshuffles == 2 and solve_two is not None:
             verdict = two_left(pos, suit, solve_two, memo)
         else:
@@ -81,18 +119,20 @@ def some_suit_lost(profile: Profile, pos: Position, solve_one: SolveOne, memo: d
     return False
 
 
-def zero(profile: Profile, part: Position, solve_one: SolveOne, memo: dict[bytes, str]) -> str:
+def zero(profile: Profile, part: Position, solve_one: SolveOne, memo: dict[bytes, str],
+         parts: Parts | None = None) -> str:
     """A one-suit position's verdict with no reshuffle left, remembered by its key."""
-    part_key = key(profile, part)
+    part_key = key(profile, part) if parts is None else parts.key(part)
     verdict = memo.get(part_key)
     if verdict is None:
         verdict = memo[part_key] = solve_one(part)
     return verdict
 
 
-def one_left(part: Position, marks: tuple[bool, ...], solve_last: SolveLast, memo: dict[bytes, str]) -> str:
+def one_left(part: Position, marks: tuple[bool, ...], solve_last: SolveLast, memo: dict[bytes, str],
+             parts: Parts | None = None) -> str:
     """The same with one reshuffle left (``last.py``), remembered by the marked key."""
-    part_key = last.marked_key(part, marks)
+    part_key = last.marked_key(part, marks) if parts is None else parts.marked_key(part, marks)
     verdict = memo.get(part_key)
     if verdict is None:
         verdict = memo[part_key] = solve_last(part, marks)
