@@ -163,7 +163,7 @@ class Search:
             return True
         return self.relax and suits.applies(self.profile, pos) and suits.some_suit_lost(
             self.profile, pos, self.solve_suit, self.memo, self.solve_last if self.last else None,
-            self.solve_two if self.last and self.two_left else None)
+            self.solve_two if self.last and self.two_left else None, self.core)
 
     def solve_suit(self, part: Position) -> str:
         left = self.budget.seconds - (time.process_time() - self.started)
