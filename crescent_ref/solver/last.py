@@ -31,13 +31,23 @@ prove ``P`` dead.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from crescent_ref import movegen
+from crescent_ref.actions import Action
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
 from crescent_ref.solver.canon import after, steps
 from crescent_ref.solver.dead import dead
+
+
+class Moves(Protocol):
+    """What ``sweep`` asks of a position, when not of the Python engine: the compiled core (fast.py),
+    whose answers are the same (``children``: every ``canon.steps`` step with ``canon.after``'s result)."""
+
+    def children(self, pos: Position, /) -> list[tuple[tuple[Action, ...], Position]]: ...
+    def dead(self, pos: Position, /) -> bool: ...
+
 
 MARK = b"L"  # first byte of a marked key: a card index (0..51) or the separator never is
 
@@ -61,38 +71,46 @@ def reshuffle(pos: Position, marks: tuple[bool, ...]) -> Position:
 
 
 def solve(profile: Profile, start: Position, marks: tuple[bool, ...], solve_zero: Callable[[Position], str],
-          nodes: int) -> tuple[str, int]:
+          nodes: int, core: Moves | None = None) -> tuple[str, int]:
     """``Q_s``'s verdict ("winnable", "not winnable", "unknown") and the positions generated."""
     return sweep(profile, start, lambda pos: pos, lambda pos: solve_zero(reshuffle(pos, marks)),
-                 lambda _, child: child, nodes)
+                 lambda _, child: child, nodes, core)
 
 
 S = TypeVar("S", bound=Hashable)
 
 
 def sweep(profile: Profile, start: S, position: Callable[[S], Position], at_reshuffle: Callable[[S], str],
-          child_of: Callable[[S, Position], S], nodes: int) -> tuple[str, int]:
+          child_of: Callable[[S, Position], S], nodes: int, core: Moves | None = None) -> tuple[str, int]:
     """The one-suit search both relaxations share: every state reachable from ``start`` by pile moves
     (no autoplay: suits.applies), ``at_reshuffle`` asked of each (what the reshuffle from there gives);
     "winnable" at the first won position or reshuffle that is not proved lost, "not winnable" when none
-    is, "unknown" past ``nodes`` positions generated (the second value)."""
+    is, "unknown" past ``nodes`` positions generated (the second value). ``core``: the compiled core, or
+    None for the Python engine."""
     seen, todo, made = {start}, [start], 0
     while todo:
         state = todo.pop()
         pos = position(state)
         if pos.won():
             return "winnable", made
-        if dead(profile, pos):
+        if dead(profile, pos) if core is None else core.dead(pos):
             continue
         verdict = at_reshuffle(state)
         if verdict != "not winnable":
             return verdict, made
-        for step in steps(profile, pos, movegen.pile_moves(profile, pos)):
+        for after_step in _children(profile, pos, core):
             made += 1
             if made > nodes:
                 return "unknown", made
-            child = child_of(state, after(profile, pos, step)._replace(moves=0))
+            child = child_of(state, after_step._replace(moves=0))
             if child not in seen:
                 seen.add(child)
                 todo.append(child)
     return "not winnable", made
+
+
+def _children(profile: Profile, pos: Position, core: Moves | None) -> list[Position]:
+    """The position after each step ``canon.steps`` lists, by the Python engine or the compiled core."""
+    if core is None:
+        return [after(profile, pos, step) for step in steps(profile, pos, movegen.pile_moves(profile, pos))]
+    return [child for _, child in core.children(pos)]
