@@ -179,7 +179,7 @@ class Search:
 
     def solve_last(self, part: Position, marks: tuple[bool, ...]) -> str:
         """A one-suit position with its last reshuffle (last.py), within LAST_NODES positions."""
-        verdict, made = last.solve(self.profile, part, marks, self.solve_after, LAST_NODES)
+        verdict, made = last.solve(self.profile, part, marks, self.solve_after, LAST_NODES, self.core)
         self.nodes += made
         return verdict
 
