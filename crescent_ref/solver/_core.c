@@ -24,6 +24,7 @@
 #define MAXMOVES 512
 #define MAXSTEP 16        /* slides (at most 12) and a move */
 #define RESH (-1)         /* an action's src for the reshuffle */
+#define NCACHE 4          /* positions whose reading is kept: one is asked several questions in a row */
 
 typedef struct {
     int len[NPILES];
@@ -47,6 +48,9 @@ typedef struct {
     PyObject *reshuffle;               /* actions.RESHUFFLE */
     PyObject *heappush;                /* heapq.heappush */
     PyObject *status_text[4];          /* "won", "playing", "waiting", "lost" */
+    PyObject *cached[NCACHE];          /* the positions read last (held, so that their identity stays theirs) */
+    State cache[NCACHE];               /* and what was read of them */
+    int next_slot;
 } Core;
 
 enum { WON, PLAYING, WAITING, LOST };
@@ -172,6 +176,21 @@ fail:
     Py_XDECREF(piles); Py_XDECREF(hidden); Py_XDECREF(up); Py_XDECREF(down); Py_XDECREF(held);
     Py_XDECREF(resh); Py_XDECREF(moves);
     return NULL;
+}
+
+/* read_state, kept for the last NCACHE positions: a Position is immutable (a tuple of tuples of ints),
+ * so the same object always reads the same, and the search asks one position several questions in a row
+ * (its status, the dead rule, its suits, its one-suit parts, its children). */
+static int read_cached(Core *core, PyObject *pos, State *s) {
+    for (int i = 0; i < NCACHE; i++) {
+        if (core->cached[i] == pos) { *s = core->cache[i]; return 0; }
+    }
+    if (read_state(pos, s) < 0) return -1;
+    int slot = core->next_slot;
+    core->next_slot = (slot + 1) % NCACHE;
+    Py_XSETREF(core->cached[slot], Py_NewRef(pos));
+    core->cache[slot] = *s;
+    return 0;
 }
 
 /* -- the move generator (movegen.pile_moves, foundation_moves, rules.ranks_after) -------------- */
@@ -584,34 +603,34 @@ static int read_promise(PyObject *order, Promise *p) {
 static PyObject *Core_pile_moves(Core *self, PyObject *pos) {
     State s;
     Act moves[MAXMOVES];
-    if (read_state(pos, &s) < 0) return NULL;
+    if (read_cached(self, pos, &s) < 0) return NULL;
     return action_list(self, moves, pile_moves(self, &s, moves));
 }
 
 static PyObject *Core_foundation_moves(Core *self, PyObject *pos) {
     State s;
     Act moves[MAXMOVES];
-    if (read_state(pos, &s) < 0) return NULL;
+    if (read_cached(self, pos, &s) < 0) return NULL;
     return action_list(self, moves, foundation_moves(self, &s, moves));
 }
 
 static PyObject *Core_status(Core *self, PyObject *pos) {
     State s;
     Act moves[MAXMOVES];
-    if (read_state(pos, &s) < 0) return NULL;
+    if (read_cached(self, pos, &s) < 0) return NULL;
     return Py_NewRef(self->status_text[status_of(self, &s, pile_moves(self, &s, moves))]);
 }
 
 static PyObject *Core_key(Core *self, PyObject *pos) {
     State s;
-    if (read_state(pos, &s) < 0) return NULL;
+    if (read_cached(self, pos, &s) < 0) return NULL;
     return key_of(self, &s);
 }
 
 static PyObject *Core_witness(Core *self, PyObject *pos) {
     State s;
     int card = -1;
-    if (read_state(pos, &s) < 0) return NULL;
+    if (read_cached(self, pos, &s) < 0) return NULL;
     int pile = witness(self, &s, &card);
     if (pile < 0) Py_RETURN_NONE;
     return Py_BuildValue("(ii)", pile, card);
@@ -620,7 +639,7 @@ static PyObject *Core_witness(Core *self, PyObject *pos) {
 static PyObject *Core_dead(Core *self, PyObject *pos) {
     State s;
     int card;
-    if (read_state(pos, &s) < 0) return NULL;
+    if (read_cached(self, pos, &s) < 0) return NULL;
     return PyBool_FromLong(witness(self, &s, &card) >= 0);
 }
 
@@ -628,7 +647,7 @@ static PyObject *Core_score(Core *self, PyObject *args) {
     PyObject *pos, *order;
     State s;
     Promise p;
-    if (!PyArg_ParseTuple(args, "OO", &pos, &order) || read_state(pos, &s) < 0 || read_promise(order, &p) < 0)
+    if (!PyArg_ParseTuple(args, "OO", &pos, &order) || read_cached(self, pos, &s) < 0 || read_promise(order, &p) < 0)
         return NULL;
     return PyLong_FromLong(score(&s, &p));
 }
@@ -638,7 +657,7 @@ static PyObject *Core_move(Core *self, PyObject *args) {
     int src, dst, count;
     State s;
     unsigned dirty = 0;
-    if (!PyArg_ParseTuple(args, "Oiii", &pos, &src, &dst, &count) || read_state(pos, &s) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "Oiii", &pos, &src, &dst, &count) || read_cached(self, pos, &s) < 0) return NULL;
     if (src < 0 || src >= HOLDP || dst < 0 || dst >= NPLACES) {
         PyErr_Format(PyExc_ValueError, "move %d-%d: no such places", src, dst);
         return NULL;
@@ -654,7 +673,7 @@ static PyObject *Core_move(Core *self, PyObject *args) {
 static PyObject *Core_reshuffle(Core *self, PyObject *pos) {
     State s;
     unsigned dirty = 0;
-    if (read_state(pos, &s) < 0) return NULL;
+    if (read_cached(self, pos, &s) < 0) return NULL;
     reshuffle(&s, &dirty);
     return make_position(self, &s, pos, dirty);
 }
@@ -665,7 +684,7 @@ static PyObject *Core_children(Core *self, PyObject *args) {
     State s;
     Act moves[MAXMOVES];
     static Steps all;
-    if (!PyArg_ParseTuple(args, "O", &pos) || read_state(pos, &s) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "O", &pos) || read_cached(self, pos, &s) < 0) return NULL;
     int n = pile_moves(self, &s, moves);
     steps(self, &s, moves, n, &all);
     PyObject *list = PyList_New(all.n);
@@ -689,7 +708,7 @@ static PyObject *Core_one_suit(Core *self, PyObject *args) {
     PyObject *pos;
     int suit;
     State s, part;
-    if (!PyArg_ParseTuple(args, "Oi", &pos, &suit) || read_state(pos, &s) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "Oi", &pos, &suit) || read_cached(self, pos, &s) < 0) return NULL;
     if (suit < 0 || suit > 3) {
         PyErr_Format(PyExc_ValueError, "one_suit: suit %d is not 0..3", suit);
         return NULL;
@@ -715,7 +734,7 @@ static PyObject *Core_one_suit(Core *self, PyObject *args) {
 static PyObject *Core_suits(Core *self, PyObject *pos) {
     State s;
     int seen[4] = {0}, n = 0;
-    if (read_state(pos, &s) < 0) return NULL;
+    if (read_cached(self, pos, &s) < 0) return NULL;
     for (int i = 0; i < NPILES; i++)
         for (int j = 0; j < s.len[i]; j++) seen[s.c[i][j] / 13] = 1;
     PyObject *t = PyTuple_New(seen[0] + seen[1] + seen[2] + seen[3]);
@@ -730,7 +749,7 @@ static PyObject *Core_rotating(Core *self, PyObject *args) {
     PyObject *pos;
     int suit;
     State s;
-    if (!PyArg_ParseTuple(args, "Oi", &pos, &suit) || read_state(pos, &s) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "Oi", &pos, &suit) || read_cached(self, pos, &s) < 0) return NULL;
     PyObject *t = PyTuple_New(NPILES);
     if (t == NULL) return NULL;
     for (int i = 0; i < NPILES; i++) PyTuple_SET_ITEM(t, i, PyBool_FromLong(s.len[i] && s.c[i][0] / 13 == suit));
@@ -742,7 +761,7 @@ static PyObject *Core_rotating(Core *self, PyObject *args) {
 static PyObject *Core_marked_key(Core *self, PyObject *args) {
     PyObject *pos, *marks;
     State s;
-    if (!PyArg_ParseTuple(args, "OO", &pos, &marks) || read_state(pos, &s) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "OO", &pos, &marks) || read_cached(self, pos, &s) < 0) return NULL;
     if (!PyTuple_Check(marks) || PyTuple_GET_SIZE(marks) != NPILES) {
         PyErr_SetString(PyExc_ValueError, "marked_key: 16 marks");
         return NULL;
@@ -800,7 +819,7 @@ static PyObject *Core_expand(Core *self, PyObject *const *args, Py_ssize_t nargs
     Promise p;
     Act moves[MAXMOVES];
     static Steps all;  /* the GIL guards it: nothing below releases it or re-enters expand */
-    if (prune < 0 || read_state(pos, &s) < 0 || read_promise(args[5], &p) < 0) return NULL;
+    if (prune < 0 || read_cached(self, pos, &s) < 0 || read_promise(args[5], &p) < 0) return NULL;
     if (!PyDict_Check(parents) || !PyList_Check(frontier)) {
         PyErr_SetString(PyExc_TypeError, "expand: parents is a dict, frontier a list");
         return NULL;
@@ -922,6 +941,7 @@ static void Core_dealloc(Core *self) {
     Py_XDECREF(self->reshuffle);
     Py_XDECREF(self->heappush);
     for (int i = 0; i < 4; i++) Py_XDECREF(self->status_text[i]);
+    for (int i = 0; i < NCACHE; i++) Py_XDECREF(self->cached[i]);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
