@@ -115,6 +115,14 @@ static int read_state(PyObject *pos, State *s) {
     return 0;
 }
 
+/* The tuples made here hold ints, bytes, other such tuples or the interned actions: none can be part of
+ * a reference cycle, so they are taken off the cyclic collector's lists, which would otherwise walk
+ * every recorded position and step at each full collection. */
+static inline PyObject *untracked(PyObject *o) {
+    if (o != NULL && PyObject_GC_IsTracked(o)) PyObject_GC_UnTrack(o);
+    return o;
+}
+
 static PyObject *int_tuple(const int *values, int n, PyObject *same) {
     /* ``same`` (the parent's tuple) when the values are unchanged, else a new tuple */
     if (same != NULL) {
@@ -125,7 +133,7 @@ static PyObject *int_tuple(const int *values, int n, PyObject *same) {
         }
         if (equal) return Py_NewRef(same);
     }
-    PyObject *t = PyTuple_New(n);
+    PyObject *t = untracked(PyTuple_New(n));
     if (t == NULL) return NULL;
     for (int i = 0; i < n; i++) {
         PyObject *v = PyLong_FromLong(values[i]);
@@ -136,7 +144,7 @@ static PyObject *int_tuple(const int *values, int n, PyObject *same) {
 }
 
 static PyObject *pile_tuple(const State *s, int i) {
-    PyObject *t = PyTuple_New(s->len[i]);
+    PyObject *t = untracked(PyTuple_New(s->len[i]));
     if (t == NULL) return NULL;
     for (int j = 0; j < s->len[i]; j++) PyTuple_SET_ITEM(t, j, PyLong_FromLong(s->c[i][j]));
     return t;
@@ -145,7 +153,7 @@ static PyObject *pile_tuple(const State *s, int i) {
 /* A Position for ``s``; piles not in ``dirty`` (a bit per pile) are taken from ``parent``. */
 static PyObject *make_position(Core *core, const State *s, PyObject *parent, unsigned dirty) {
     PyObject *pp = parent ? PyTuple_GET_ITEM(parent, 0) : NULL;
-    PyObject *piles = PyTuple_New(NPILES), *hidden = NULL, *up = NULL, *down = NULL, *held = NULL;
+    PyObject *piles = untracked(PyTuple_New(NPILES)), *hidden = NULL, *up = NULL, *down = NULL, *held = NULL;
     PyObject *resh = NULL, *moves = NULL, *pos = NULL;
     if (piles == NULL) return NULL;
     for (int i = 0; i < NPILES; i++) {
@@ -162,7 +170,7 @@ static PyObject *make_position(Core *core, const State *s, PyObject *parent, uns
     resh = PyLong_FromLong(s->resh);
     moves = PyLong_FromLong(s->moves);
     if (!hidden || !up || !down || !held || !resh || !moves) goto fail;
-    pos = core->postype->tp_alloc(core->postype, 7);
+    pos = untracked(core->postype->tp_alloc(core->postype, 7));
     if (pos == NULL) goto fail;
     PyTuple_SET_ITEM(pos, 0, piles);
     PyTuple_SET_ITEM(pos, 1, hidden);
@@ -579,7 +587,7 @@ static PyObject *action_list(Core *core, const Act *moves, int n) {
 }
 
 static PyObject *step_tuple(Core *core, const Act *step, int len) {
-    PyObject *t = PyTuple_New(len);
+    PyObject *t = untracked(PyTuple_New(len));
     if (t == NULL) return NULL;
     for (int k = 0; k < len; k++) PyTuple_SET_ITEM(t, k, action_of(core, step[k]));
     return t;
@@ -837,7 +845,7 @@ static PyObject *Core_expand(Core *self, PyObject *const *args, Py_ssize_t nargs
         int seen = PyDict_Contains(parents, key);
         if (seen != 0) { Py_DECREF(key); if (seen < 0) return NULL; continue; }
         PyObject *step = step_tuple(self, all.a[k], all.len[k]);
-        PyObject *link = step ? PyTuple_Pack(2, pos_key, step) : NULL;
+        PyObject *link = step ? untracked(PyTuple_Pack(2, pos_key, step)) : NULL;
         Py_XDECREF(step);
         if (link == NULL || PyDict_SetItem(parents, key, link) < 0) { Py_XDECREF(link); Py_DECREF(key); return NULL; }
         Py_DECREF(link);
@@ -851,7 +859,7 @@ static PyObject *Core_expand(Core *self, PyObject *const *args, Py_ssize_t nargs
         PyObject *neg_tick = PyNumber_Negative(tick);
         Py_DECREF(tick);
         PyObject *rank = PyLong_FromLong(-score(&c, &p));
-        PyObject *entry = (neg_tick && rank) ? PyTuple_Pack(4, rank, neg_tick, key, child) : NULL;
+        PyObject *entry = (neg_tick && rank) ? untracked(PyTuple_Pack(4, rank, neg_tick, key, child)) : NULL;
         Py_XDECREF(neg_tick); Py_XDECREF(rank); Py_DECREF(key); Py_DECREF(child);
         if (entry == NULL) return NULL;
         PyObject *call[2] = {frontier, entry};
