@@ -23,6 +23,7 @@ from conformance.contract.expectations import Expectations, fuzz_rules, load_exp
 from conformance.corpus.load import load_files
 from conformance.corpus.scenarios import Scenario
 from conformance.files import OutputPathError, check_writable
+from conformance.idle_hypothesis import quiet_idle_hypothesis
 from conformance.judging.report import (
     area_summary_records,
     counts,
@@ -138,7 +139,6 @@ class ScenarioItem(pytest.Item):
             self.result = Result(self.scenario, self.profile, "errored", _handshake_fault(err))
         else:
             self.result = judge(adapter, contract(self.config), self.scenario, self.profile)
-        self.user_properties.append(("crescent", json.dumps(_record(self.result, contract(self.config)))))
         if self.result.verdict == "skipped":
             pytest.skip(self.result.detail)
         if self.result.verdict == "errored":
@@ -246,9 +246,30 @@ _HANDSHAKE = pytest.StashKey[Exception]()
 _CONTRACT = pytest.StashKey[Contract]()
 
 
-def _record(result: Result, judged: Contract) -> dict[str, Any]:
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """The report that ends a scenario item (its call, or a setup that skipped or errored) carries the
+    scenario's record as ``report.crescent`` (JSON), sent once per item (xdist copies a report attribute
+    from worker to controller like the rest of the report). The first record of a process carries the
+    implementation and the contract; the others leave them out, and ``Records`` puts them back."""
+    report = yield
+    ends = call.when == "call" or (call.when == "setup" and report.outcome != "passed")
+    if isinstance(item, ScenarioItem) and item.result is not None and ends:
+        identity = _IDENTITY_SENT not in item.config.stash
+        item.config.stash[_IDENTITY_SENT] = True
+        report.crescent = json.dumps(_record(item.result, contract(item.config), identity))
+    return report
+
+
+_IDENTITY_SENT = pytest.StashKey[bool]()
+IDENTITY = ("implementation", "contract")
+
+
+def _record(result: Result, judged: Contract, identity: bool = True) -> dict[str, Any]:
     from conformance.judging.report import result_record
 
+    if not identity:
+        return result_record(result)
     info = judged.info
     implementation = {
         "name": info.name,
@@ -268,24 +289,31 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("--crescent-cmd is empty: name the implementation's command line")
     if not active(config):
         return
-    from conformance.adapters.stdio import StdioAdapter
-
     timeout, max_line = _number(config, "timeout", float, 10.0), _number(config, "max_line", int, MAX_LINE)
     _number(config, "max_failures", int, 1)  # a bad value is a usage error now, not at the first failure
     _check_outputs(config)
-    try:
-        adapter = make_adapter(option(config, "impl"), option(config, "cmd"), timeout)
-    except Exception as err:  # the user's module or factory: a usage error, not a crash of pytest
-        raise pytest.UsageError(f"--crescent-impl {option(config, 'impl')!r}: cannot load the adapter: {err}") from None
-    if isinstance(adapter, StdioAdapter):
-        adapter.validate = bool(option(config, "validate_protocol"))
-        adapter.max_line = max_line
-    config.stash[_ADAPTER] = adapter
+    if not controls_workers(config):  # an xdist controller runs no scenario: its workers start their own
+        config.stash[_ADAPTER] = _adapter(config, timeout, max_line)
     end_children_on_exit()  # SIGTERM and SIGHUP end the adapter first (an xdist worker too)
     config.stash[_RECORDS] = Records()
     config.pluginmanager.register(config.stash[_RECORDS], "crescent-records")
     for area in _areas():
         config.addinivalue_line("markers", f"{area.replace('-', '_')}: scenarios of rule area {area}")
+
+
+def controls_workers(config: pytest.Config) -> bool:
+    """This process is an xdist controller: it hands the items to workers and runs none itself."""
+    distributed = config.getoption("dist", "no") != "no" and bool(config.getoption("tx", None))
+    return distributed and not hasattr(config, "workerinput")
+
+
+def _adapter(config: pytest.Config, timeout: float, max_line: int) -> Adapter:
+    """The adapter the options name; UsageError when the user's module or factory cannot give one."""
+    impl, cmd, validate = option(config, "impl"), option(config, "cmd"), bool(option(config, "validate_protocol"))
+    try:
+        return make_adapter(impl, cmd, timeout, max_line, validate)
+    except Exception as err:  # the user's module or factory: a usage error, not a crash of pytest
+        raise pytest.UsageError(f"--crescent-impl {impl!r}: cannot load the adapter: {err}") from None
 
 
 def _number(config: pytest.Config, name: str, kind: type[float] | type[int], default: float) -> Any:
@@ -342,7 +370,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             _collect_error(session, path, loaded)
         else:
             by_file[str(path)] = loaded
-    expectations = _expectations(config, [sc for scs in by_file.values() for sc in scs], check=not broken)
+    corpus = [sc for scs in by_file.values() for sc in scs]
+    pairs = {(sc.id, p) for sc in corpus for p in sc.profiles}
+    config.stash[_RECORDS].corpus_sizes.append(None if broken else len(pairs))
+    expectations = _expectations(config, corpus, check=not broken)
     for file, scenarios in by_file.items():
         node = ScenarioFile.from_parent(session, path=Path(file), nodeid=f"crescent/{Path(file).name}")
         node.scenarios = scenarios
@@ -353,6 +384,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 def _add_logs(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not option(config, "logs"):
+        return
     from conformance.logs.items import log_items
 
     for node, new in log_items(session, [Path(p) for p in _split(option(config, "logs"))]):
@@ -470,22 +503,31 @@ def _expect(item: pytest.Item, expectations: Expectations) -> None:
 
 
 class Records:
-    """The scenario records of this session (from this process or from xdist workers), and how many were due."""
+    """The scenario records of this session (from this process or from xdist workers), how many were due,
+    how many scenario-profile pairs the corpus has, and whether every item was the kit's own."""
 
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
         self.planned: int | None = None
         self.notes: list[str] = []
+        self.corpus_sizes: list[int | None] = []  # one per process that collected (None: a broken file)
+        self.kit_only: list[bool] = []  # the same
+        self.identity: dict[Any, dict[str, Any]] = {}  # the implementation and contract, by sending worker
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Keep one record per item: from setup when it ended there, else from call."""
-        keep = report.when == "call" or (report.when == "setup" and report.outcome != "passed")
-        for name, value in report.user_properties:
-            if name == "crescent" and keep:
-                self.records.append(json.loads(str(value)))
+        """Keep the record of each scenario item (see ``pytest_runtest_makereport``)."""
+        text = getattr(report, "crescent", None)
+        if text is None:
+            return
+        record = json.loads(str(text))
+        sender = getattr(report, "node", None)  # the xdist worker it came from (None: this process)
+        if IDENTITY[0] in record:
+            self.identity[sender] = {k: record.pop(k) for k in IDENTITY if k in record}
+        self.records.append({**record, **self.identity.get(sender, {})})
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         """The selected scenario items (after -k, -m, --lf, --sw deselection), when collected here."""
+        self.kit_only.append(all(_kit_item(item) for item in session.items))
         if not hasattr(session.config, "workerinput") and session.items:
             self.planned = sum(isinstance(item, ScenarioItem) for item in session.items)
 
@@ -494,22 +536,49 @@ class Records:
         """Under xdist the workers collect; every worker collects the same items."""
         self.planned = sum(i.startswith("crescent/") and "::fuzz[" not in i for i in ids)
 
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: object) -> None:
+        """A worker's facts of its collection (``workeroutput``, written in its ``pytest_sessionfinish``)."""
+        output = getattr(node, "workeroutput", {})
+        if "crescent_corpus" in output:
+            self.corpus_sizes.append(output["crescent_corpus"])
+            self.kit_only.append(bool(output.get("crescent_kit_only")))
+
+    def kit_only_session(self) -> bool:
+        """Every process that collected collected only the kit's items (no user's test ran anywhere)."""
+        return bool(self.kit_only) and all(self.kit_only)
+
+    def corpus_size(self) -> int | None:
+        """The corpus's scenario-profile pairs, when every process that collected read every file."""
+        sizes = set(self.corpus_sizes)
+        return None if not sizes or None in sizes or len(sizes) > 1 else sizes.pop()
+
 
 _RECORDS = pytest.StashKey[Records]()
+
+
+def _kit_item(item: pytest.Item) -> bool:
+    """A scenario, differential-play or game-log item (classes of this package), not a user's test."""
+    return type(item).__module__.partition(".")[0] == __name__.partition(".")[0]
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Write the JSON report and the expectations file; fail a run where nothing was judged."""
     config = session.config
-    if not active(config) or hasattr(config, "workerinput") or _RECORDS not in config.stash:
+    if not active(config) or _RECORDS not in config.stash:
+        return
+    store = config.stash[_RECORDS]
+    if store.kit_only_session():
+        quiet_idle_hypothesis(config)
+    if hasattr(config, "workerinput"):
+        _tell_controller(config, store)
         return
     if config.option.collectonly:
         return
-    store = config.stash[_RECORDS]
     records = sorted(store.records, key=lambda r: (r["file"], r["line"], r["profile"]))
     finished = _finished(session, exitstatus, store, records)
-    complete = finished and not _selected(config) and _covers_corpus(config, records)
+    complete = finished and not _selected(config) and _covers_corpus(store, records)
     if option(config, "report"):
         header = {**report_header_records(records, complete), "planned": store.planned}
         write_records(Path(option(config, "report")), header, records)
@@ -527,15 +596,19 @@ def _finished(session: pytest.Session, exitstatus: int, store: Records, records:
     return not stopped and (store.planned is None or len(records) >= store.planned)
 
 
-def _covers_corpus(config: pytest.Config, records: list[dict[str, Any]]) -> bool:
-    """Every scenario of the corpus ran in every one of its profiles (counted here, not from the items:
-    under xdist the workers deselect, and what they drop is seen nowhere else)."""
-    extra = [Path(p) for p in _split(option(config, "scenarios"))]
-    ran = {(r["id"], r["profile"]) for r in records}
-    for _, loaded in load_files(extra):
-        if isinstance(loaded, CrescentError) or any((sc.id, p) not in ran for sc in loaded for p in sc.profiles):
-            return False
-    return True
+def _covers_corpus(store: Records, records: list[dict[str, Any]]) -> bool:
+    """Every scenario of the corpus ran in every one of its profiles (the corpus counted where it was
+    collected, before any deselection: under xdist the workers deselect, and what they drop is seen
+    nowhere else; the records can only name pairs of that corpus)."""
+    size = store.corpus_size()
+    return size is not None and len({(r["id"], r["profile"]) for r in records}) >= size
+
+
+def _tell_controller(config: pytest.Config, store: Records) -> None:
+    """A worker's part of the controller's judgement: the corpus size and whether every item was the kit's."""
+    output: dict[str, Any] = getattr(config, "workeroutput", {})
+    output["crescent_corpus"] = store.corpus_size()
+    output["crescent_kit_only"] = store.kit_only_session()
 
 
 def _selected(config: pytest.Config) -> bool:
