@@ -9,7 +9,10 @@ whole ``crescent-conformance run -q --id layout-001``: start, load the corpus, o
 - off: ``CRESCENT_CACHE_DIR=off``.
 Then the corpus under pytest on the reference, serial against ``-n 2`` (wall and CPU of the whole
 pytest process tree), warm cache. Runs alternate, so a drift in the machine's load touches both
-sides; medians are printed, with the load average at the end.
+sides; medians are printed, with the load average and whether Python writes bytecode caches at the
+end (with ``PYTHONDONTWRITEBYTECODE`` set and no caches yet, every process compiles the kit, and
+pytest rewrites the asserts of every plugin package, Hypothesis's included: a run then takes about
+1.5 times the CPU).
 """
 
 from __future__ import annotations
@@ -85,6 +88,7 @@ def main() -> int:
             "-n 2": lambda: child_cpu([*PYTEST, "-n", "2"], environment(warm), cwd),
         }, args.repeat), "serial")  # fmt: skip
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"bytecode caches: {'not written (PYTHONDONTWRITEBYTECODE)' if sys.flags.dont_write_bytecode else 'written'}")
     return 0
 
 
