@@ -31,6 +31,7 @@ import json
 import math
 import os
 import statistics
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -108,8 +109,19 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def machine() -> dict[str, Any]:
+    """The machine at a save: cores, load, time, and the commit solving (when this is a git checkout)."""
     return {"nproc": os.cpu_count(), "load": [round(x, 2) for x in os.getloadavg()],
-            "at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
+            "at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "commit": commit()}
+
+
+def commit() -> str:
+    """The checkout's commit, or "" outside a git checkout."""
+    try:
+        done = subprocess.run(["git", "-C", str(Path(__file__).parent), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, timeout=10, check=False)
+    except OSError:
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
 
 
 def table(data: dict[str, Any]) -> list[str]:
