@@ -120,7 +120,7 @@ def solve_record(task: SolveTask) -> dict[str, object]:
             "seconds": round(answer.seconds, 3), "nodes": answer.nodes, "stored": answer.stored,
             "line": len(answer.line), "limit": answer.limit, "searches": answer.searches,
             "maxrss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
-            "winning_line": answer.line_text(), "proof": answer.proof}
+            "winning_line": answer.line_text(), "proof": answer.proof, "core": answer.core}
 
 
 @dataclass(frozen=True, slots=True)
