@@ -9,6 +9,7 @@ An editable install builds the module next to its source, where the editable pat
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -50,12 +51,16 @@ class CompiledCore(BuildHookInterface):  # type: ignore[type-arg]
     """Adds the compiled core to the wheel when it builds; warns and leaves it out when not."""
 
     PLUGIN_NAME = "custom"
+    made: Path | None = None  # the temporary folder of a regular wheel's build, removed at the end
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel":
             return
         root = Path(self.root)
-        out = root if version == "editable" else Path(tempfile.mkdtemp(prefix="crescent-core-wheel-"))
+        if version == "editable":
+            out = root
+        else:
+            out = self.made = Path(tempfile.mkdtemp(prefix="crescent-core-wheel-"))
         built, why = try_compile(root, out)
         if built is None:
             self.app.display_warning(f"crescent-kit: the compiled solver core was not built ({why}); "
@@ -65,3 +70,8 @@ class CompiledCore(BuildHookInterface):  # type: ignore[type-arg]
         build_data["infer_tag"] = True
         if version != "editable":
             build_data["force_include"][str(built)] = str(built.relative_to(out))
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        if self.made is not None:
+            shutil.rmtree(self.made, ignore_errors=True)
+            self.made = None

@@ -268,6 +268,9 @@ def configure_solve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--order", choices=("portfolio", "depth-first"), default="portfolio",
                         help="portfolio: restarts with several search orders; depth-first: one search "
                              "(the answer does not depend on it)")
+    parser.add_argument("--core", choices=("auto", "python", "compiled"), default=None,
+                        help="the solver core: compiled where built (auto), or the pure-Python one, to re-prove an "
+                             "answer another way (default: $CRESCENT_SOLVER_CORE, else auto)")
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -279,7 +282,7 @@ def run_solve(args: argparse.Namespace) -> int:
     game = load_game(args.profile, None if is_position else args.game, args.game if is_position else None)
     bar = counter("solving", unit="node")
     answer = solve(game, Budget(nodes=args.nodes, seconds=args.seconds), order=args.order,
-                   tick=lambda n: bar.update(n - bar.n))
+                   tick=lambda n: bar.update(n - bar.n), core=args.core)
     bar.close()
     for line in solve_report(args, answer):
         print(line)

@@ -90,7 +90,7 @@ class Game:
         game = cls(profile, Position(piles=((),) * 16, hidden=(0,) * 16, up=(1,) * 4, down=(13,) * 4, reshuffles=0))
         game.position = deal_position(code, closed=game.profile.closed, reshuffles=game.profile.reshuffles)
         if game.profile.autoplay and game.profile.autoplay_when == "every-action":
-            game._autoplay()
+            game._deal_autoplay()
         return game
 
     def _facts(self) -> tuple[Position, Profile, list[Action], Status]:
@@ -118,6 +118,9 @@ class Game:
 
     def _reshuffled(self) -> Position:
         return transitions.reshuffle(self.position)
+
+    def _deal_autoplay(self) -> None:
+        self.position = transitions.autoplay(self.profile, self.position)[0]
 
     def status(self) -> Status:
         """The verdict on the current position."""

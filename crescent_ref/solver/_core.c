@@ -691,7 +691,7 @@ static PyObject *Core_children(Core *self, PyObject *args) {
     PyObject *pos;
     State s;
     Act moves[MAXMOVES];
-    static Steps all;
+    Steps all;
     if (!PyArg_ParseTuple(args, "O", &pos) || read_cached(self, pos, &s) < 0) return NULL;
     int n = pile_moves(self, &s, moves);
     steps(self, &s, moves, n, &all);
@@ -826,7 +826,7 @@ static PyObject *Core_expand(Core *self, PyObject *const *args, Py_ssize_t nargs
     State s;
     Promise p;
     Act moves[MAXMOVES];
-    static Steps all;  /* the GIL guards it: nothing below releases it or re-enters expand */
+    Steps all;  /* on the stack (18 KiB): nothing shared between calls or threads */
     if (prune < 0 || read_cached(self, pos, &s) < 0 || read_promise(args[5], &p) < 0) return NULL;
     if (!PyDict_Check(parents) || !PyList_Check(frontier)) {
         PyErr_SetString(PyExc_TypeError, "expand: parents is a dict, frontier a list");

@@ -49,11 +49,12 @@ class CoreUnavailable(CrescentError):
     setting: build the extension or choose another core)."""
 
 
-def choice() -> str:
-    """The core asked for by ``CRESCENT_SOLVER_CORE`` (``auto`` when unset)."""
-    value = os.environ.get(ENV, "auto").strip().lower() or "auto"
+def choice(asked: str | None = None) -> str:
+    """The core ``asked`` for, else by ``CRESCENT_SOLVER_CORE`` (``auto`` when unset)."""
+    value = (os.environ.get(ENV, "auto") if asked is None else asked).strip().lower() or "auto"
     if value not in CHOICES:
-        raise CoreUnavailable(f"{ENV}={value!r}: expected one of {', '.join(CHOICES)}")
+        where = f"{ENV}={value!r}" if asked is None else f"core {value!r}"
+        raise CoreUnavailable(f"{where}: expected one of {', '.join(CHOICES)}")
     return value
 
 
@@ -69,16 +70,17 @@ def refusal(profile: Profile) -> str:
 _CORES: dict[Profile, Core] = {}
 
 
-def core_for(profile: Profile) -> Core | None:
-    """The compiled core for ``profile``, or None for the Python path (by ``CRESCENT_SOLVER_CORE``
-    and what the compiled core covers; ``compiled`` with no core raises CoreUnavailable)."""
-    asked = choice()
+def core_for(profile: Profile, asked: str | None = None) -> Core | None:
+    """The compiled core for ``profile``, or None for the Python path (by ``asked``, else
+    ``CRESCENT_SOLVER_CORE``, and what the compiled core covers; ``compiled`` with no core raises
+    CoreUnavailable)."""
+    asked = choice(asked)
     if asked == PYTHON:
         return None
     why = refusal(profile)
     if why:
         if asked == COMPILED:
-            raise CoreUnavailable(f"{ENV}=compiled, but {why}")
+            raise CoreUnavailable(f"the compiled core was asked for, but {why}")
         return None
     found = _CORES.get(profile)
     if found is None:

@@ -50,3 +50,6 @@ class CompiledGame(Game):
 
     def _reshuffled(self) -> Position:
         return self.core.reshuffle(self.position)
+
+    def _deal_autoplay(self) -> None:
+        self._autoplay()

@@ -252,14 +252,15 @@ ORDERS = ("portfolio", "depth-first")
 
 
 def solve(game: Game, budget: Budget | None = None, *, prune: bool = True, order: str = "portfolio",
-          tick: Callable[[int], object] | None = None) -> Answer:
+          tick: Callable[[int], object] | None = None, core: str | None = None) -> Answer:
     """Solve the game's current position with full information (closed deals too: ``thoughtful``).
     ``order``: ``portfolio`` (restarts, see the module doc) or ``depth-first`` (one search, for
-    re-proving an answer another way); ``tick`` is told the node count now and then."""
-    budget, core = budget or Budget(), fast.core_for(game.profile)
+    re-proving an answer another way); ``tick`` is told the node count now and then; ``core``: auto,
+    python or compiled (fast.py; None: ``CRESCENT_SOLVER_CORE``)."""
+    budget, compiled = budget or Budget(), fast.core_for(game.profile, core)
     if order == "depth-first":
-        return Search(game.profile, budget, prune, depth_first, tick=tick, core=core).run(game.position)
-    return Restarts(game.profile, budget, prune, tick, core).run(game.position)
+        return Search(game.profile, budget, prune, depth_first, tick=tick, core=compiled).run(game.position)
+    return Restarts(game.profile, budget, prune, tick, compiled).run(game.position)
 
 
 @dataclass(slots=True)

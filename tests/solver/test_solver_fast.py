@@ -138,6 +138,11 @@ def test_the_python_core_can_be_forced_and_says_so(monkeypatch: pytest.MonkeyPat
     on(fast.PYTHON, monkeypatch)
     answer = solve(Game.deal("app", "CR1-N-BAAAAAA"), Budget(nodes=5_000))
     assert (answer.verdict, answer.core) == ("winnable", fast.PYTHON)
+    on(fast.COMPILED if BUILT else "auto", monkeypatch)
+    chosen = solve(Game.deal("app", "CR1-N-BAAAAAA"), Budget(nodes=5_000), core="python")
+    assert (chosen.core, chosen.nodes, chosen.line) == (fast.PYTHON, answer.nodes, answer.line)
+    with pytest.raises(fast.CoreUnavailable, match="core 'fastest': expected one of"):
+        solve(Game.deal("app", "CR1-N-BAAAAAA"), Budget(nodes=5_000), core="fastest")
 
 
 def test_without_the_compiled_core_auto_falls_back_and_compiled_refuses(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -39,7 +39,7 @@ def test_its_games_move_on_the_compiled_core(monkeypatch: pytest.MonkeyPatch) ->
 
     for name in ("pile_moves", "foundation_moves", "reason"):
         monkeypatch.setattr(movegen, name, refuse)
-    for name in ("move", "reshuffle"):
+    for name in ("move", "reshuffle", "autoplay"):
         monkeypatch.setattr(transitions, name, refuse)
     game = CompiledGame.deal("open", "CR1-N-BAAAAAA")
     for _ in range(10):
