@@ -58,7 +58,7 @@ class Budget:
     that a loaded machine does not shrink the budget), and positions stored by one search (about
     400 bytes each with the frontier: the default keeps a solve near 1.5 GiB)."""
 
-    nodes: int = 2_000_000
+    nodes: int = 50_000_000  # the compiled core makes about 300,000 a CPU second: the seconds bind first
     seconds: float = 60.0
     stored: int = 3_500_000
 
