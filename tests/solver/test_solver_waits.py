@@ -1,0 +1,60 @@
+"""Cards that wait on each other (crescent_ref/solver/waits.py): the rule never calls a winnable
+position dead (an exhaustive brute force judges), it fires on positions dead.py leaves alone, and
+it contains dead.py's rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from crescent_ref.position import Position
+from crescent_ref.profiles import get_profile
+from crescent_ref.solver import dead, waits
+from tests.solver.small import PROFILES, brute_force, meeting_position, small_position
+
+SEEDS = range(300)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_cards_that_wait_on_each_other_mean_the_position_is_not_winnable(profile: str) -> None:
+    rules, fired, beyond = get_profile(profile), 0, 0
+    for seed in SEEDS:
+        pos = small_position(seed, most=9)
+        pos = pos._replace(reshuffles=min(pos.reshuffles, rules.reshuffles))
+        if waits.dead(rules, pos):
+            fired += 1
+            beyond += not dead.dead(rules, pos)
+            assert not brute_force(profile, pos), (seed, pos.to_text())
+        else:
+            assert not dead.dead(rules, pos), (seed, pos.to_text())  # the rule contains dead.py's
+    assert fired >= 60 and beyond >= 10  # measured: 65 and 16 with the wrap, 84 and 10 without
+
+
+@pytest.mark.parametrize("profile", ["app", "hoffmann-1892", "hoffmann-1892+reversal", "open+reversal"])
+def test_nor_where_foundations_meet_or_a_card_is_held(profile: str) -> None:
+    rules, fired = get_profile(profile), 0
+    for seed in range(40):
+        pos = meeting_position(seed, profile)
+        if waits.dead(rules, pos):
+            fired += 1
+            assert not brute_force(profile, pos), (seed, pos.to_text())
+    assert fired >= 2
+
+
+# Clubs: the Ace foundation waits for K♣, the King foundation at 6♣. A♣ could go onto K♣ once 3♣
+# has left, or home after 2♣, which lies under it; 3♣ could go onto 2♣ or 4♣, or home after 4♣,
+# and both lie under A♣ (no reshuffle left). Two piles, so dead.py sees no lock.
+CROSSED = ("up:K♠,K♥,K♦,Q♣ down:A♠,A♥,A♦,6♣ piles:-/-/-/-/-/-/-/-/-/5♣/-/-/2♣,4♣,A♣/K♣,3♣/-/- "
+           "reshuffles:0 moves:0")
+
+
+def test_two_cards_on_two_piles_that_wait_on_each_other() -> None:
+    app, pos = get_profile("app"), Position.from_text(CROSSED)
+    assert not dead.dead(app, pos) and not brute_force("app", pos)
+    assert waits.stuck(app, pos) == [(12, 2), (13, 1)]
+    assert "A♣ on pile 13, 3♣ on pile 14 can never leave" in waits.explain(app, pos)
+    # with a reshuffle left 2♣ may rotate up: the rule is silent (the position is lost all the same)
+    assert not waits.dead(app, pos._replace(reshuffles=1))
+
+
+def test_give_backs_are_never_judged() -> None:
+    assert not waits.dead(get_profile("app+give-backs"), Position.from_text(CROSSED))
