@@ -1,0 +1,66 @@
+"""Decided deals with and without a dead-position rule: paired solves of the same codes.
+
+For each code and each setting of ``search.WAITS_MOST`` (waits.py is used on positions with at most
+that many reshuffles left; -1 turns it off), the deal is solved within the same CPU budget, the
+settings one after another in one process, so the load is shared alike. Prints, per profile and
+setting, the deals won, proved not winnable and unknown, and the CPU seconds spent, with the load.
+
+    python benchmarks/bench_proofs.py --profile hoffmann-1892 --seconds 10 --waits -1 1 \\
+        --unknown benchmarks/results/winrate-bases-10s-sample.json.gz
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import time
+from pathlib import Path
+
+from crescent_ref.game import Game
+from crescent_ref.solver import search
+from crescent_ref.solver.search import Budget, solve
+
+
+def unknown_codes(path: Path, profile: str) -> list[str]:
+    """The codes a win-rate results file left unknown in ``profile``."""
+    with gzip.open(path, "rt") if path.suffix == ".gz" else path.open() as handle:
+        data = json.load(handle)
+    return [r["code"] for r in data["results"] if r["profile"] == profile and r["verdict"] == "unknown"]
+
+
+def run(profile: str, codes: list[str], seconds: float, settings: list[int]) -> dict[int, list[tuple[str, float]]]:
+    """Per setting: (verdict, CPU seconds) per code, solved in turn with progress on stderr."""
+    found: dict[int, list[tuple[str, float]]] = {s: [] for s in settings}
+    for n, code in enumerate(codes, 1):
+        for setting in settings:
+            search.WAITS_MOST = setting
+            answer = solve(Game.deal(profile, code), Budget(seconds=seconds))
+            found[setting].append((answer.verdict, answer.seconds))
+            print(f"[{n}/{len(codes)}] {profile} {code} waits<={setting}: {answer.verdict} "
+                  f"{answer.seconds:.2f} s {answer.nodes} nodes", flush=True)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profile", required=True)
+    parser.add_argument("--codes", nargs="*", default=[])
+    parser.add_argument("--unknown", type=Path, help="take the codes a results file left unknown")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--waits", type=int, nargs="+", default=[-1, 1])
+    args = parser.parse_args()
+    codes = args.codes + (unknown_codes(args.unknown, args.profile) if args.unknown else [])
+    began, load = time.time(), os.getloadavg()[0]
+    found = run(args.profile, codes, args.seconds, args.waits)
+    print(f"{args.profile}, {len(codes)} deals at {args.seconds:g} CPU s, load {load:.2f}-{os.getloadavg()[0]:.2f}, "
+          f"{time.time() - began:.0f} s wall")
+    for setting, answers in found.items():
+        verdicts = [v for v, _ in answers]
+        print(f"  waits<={setting}: won {verdicts.count('winnable')}, not winnable {verdicts.count('not winnable')}, "
+              f"unknown {verdicts.count('unknown')}, CPU {sum(s for _, s in answers):.1f} s")
+
+
+if __name__ == "__main__":
+    main()
