@@ -34,7 +34,7 @@ from crescent_ref.actions import RESHUFFLE, Action
 from crescent_ref.game import Game, status_of
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
-from crescent_ref.solver import fast, last, suits, two
+from crescent_ref.solver import fast, last, suits, two, waits
 from crescent_ref.solver.canon import after, key, steps
 from crescent_ref.solver.dead import dead, explain
 from crescent_ref.solver.orders import PORTFOLIO, Order, depth_first, slices
@@ -49,6 +49,7 @@ TWO_NODES = 2_000  # the budget of one suit's search before its last two reshuff
 LAST_FROM = len(PORTFOLIO)  # the searches before it skip last.py: its proofs cost more than an easy win
 TWO_FROM = 1_000_000  # two.py: never in the portfolio (measured: 10 app deals won in 1.5-6 s at 10 s each,
 # 8 won in 33.6 CPU s with it from round two, 10 in 19.5 s without; it pruned nothing on the 8)
+WAITS_MOST = 1  # waits.py on positions with at most this many reshuffles left (-1: never)
 LOST_SIZE = 1_000_000  # keys proved not winnable kept before the set is cleared
 
 
@@ -104,6 +105,7 @@ class Search:
     relax: bool = True
     last: bool = True  # also the one-suit rule with one reshuffle left (last.py)
     two_left: bool = False  # and with two left (two.py; sound, but it costs more than it prunes)
+    waits_most: int = WAITS_MOST  # cards that wait on each other (waits.py), up to this many reshuffles left
     tick: Callable[[int], object] | None = None  # told the node count now and then (progress)
     core: fast.Core | None = None  # the compiled core (fast.py), or None: the Python path
     memo: dict[bytes, str] = field(default_factory=dict)
@@ -119,7 +121,7 @@ class Search:
         status = self.judge(start)[0]
         if status in ("won", "lost"):
             return self.answer("winnable" if status == "won" else "not winnable", proof="the game is lost already")
-        if self.prune and (why := explain(self.profile, start)):
+        if self.prune and (why := explain(self.profile, start) or waits.explain(self.profile, start)):
             return self.answer("not winnable", proof=f"dead at the start: {why}")
         root = key(self.profile, start)
         self.parents[root] = (b"", ())
@@ -156,10 +158,11 @@ class Search:
                                                  "none won, the rest proved dead")
 
     def hopeless(self, pos: Position) -> bool:
-        """Proved dead (dead.py, suits.py), when pruning."""
+        """Proved dead (dead.py, waits.py, suits.py), when pruning."""
         if not self.prune:
             return False
-        if dead(self.profile, pos) if self.core is None else self.core.dead(pos):
+        dead_here = dead(self.profile, pos) if self.core is None else self.core.dead(pos)
+        if dead_here or (pos.reshuffles <= self.waits_most and waits.dead(self.profile, pos)):
             return True
         return self.relax and suits.applies(self.profile, pos) and suits.some_suit_lost(
             self.profile, pos, self.solve_suit, self.memo, self.solve_last if self.last else None,
@@ -259,7 +262,8 @@ def solve(game: Game, budget: Budget | None = None, *, prune: bool = True, order
     python or compiled (fast.py; None: ``CRESCENT_SOLVER_CORE``)."""
     budget, compiled = budget or Budget(), fast.core_for(game.profile, core)
     if order == "depth-first":
-        return Search(game.profile, budget, prune, depth_first, tick=tick, core=compiled).run(game.position)
+        return Search(game.profile, budget, prune, depth_first, tick=tick, core=compiled,
+                      waits_most=WAITS_MOST).run(game.position)
     return Restarts(game.profile, budget, prune, tick, compiled).run(game.position)
 
 
@@ -282,7 +286,8 @@ class Restarts:
             left = Budget(min(size, self.budget.nodes - nodes), self.budget.seconds - (time.process_time() - began),
                           self.budget.stored)
             search = Search(self.profile, left, self.prune, order, tick=self.progress(nodes), memo=self.memo,
-                            lost=self.lost, last=count >= LAST_FROM, two_left=count >= TWO_FROM, core=self.core)
+                            lost=self.lost, last=count >= LAST_FROM, two_left=count >= TWO_FROM, core=self.core,
+                            waits_most=WAITS_MOST)
             answer = search.run(start)
             nodes, stored, count = nodes + answer.nodes, max(stored, answer.stored), count + 1
             if answer.verdict != "unknown" or answer.limit == "stored" or self.spent(nodes, began):
