@@ -1,6 +1,6 @@
 """Cards that wait on each other: a proof that some pile card can never leave its pile.
 
-``dead.py`` looks at one card and the cards under it. This rule looks at every pinned card of the
+``dead.py`` looks at one card and the cards under it. This rule looks at every pile card of the
 position at once and asks which of them could ever leave their piles, given what each one waits
 for. A won game needs every pile card to leave its pile, so one card that never can proves the
 position dead.
@@ -9,22 +9,22 @@ position dead.
 a reshuffle takes one card from under it, so it never becomes a bottom card and never rotates to
 the top; cards join a pile only on top. So a pinned card stays in its pile until it leaves it as
 the top card by a move (to another pile, a foundation or the hold), and while it is there every
-pinned card under it stays under it. The cards below the pinned part of a pile (fewer than ``R``
-cards under them) are left free here: a reshuffle may bring them up.
+pinned card under it stays under it. The other cards are *free*: a reshuffle may bring them up,
+so nothing is assumed about what lies on them, but they too leave only by a move.
 
-**Events.** For each pinned card ``t`` (at pile ``p``) the rule has two events: ``P(t)``, the first
+**Events.** For each pile card ``t`` (at pile ``p``) the rule has two events: ``P(t)``, the first
 time ``t`` leaves ``p`` it goes onto another pile, and ``F(t)``, it goes to a foundation or the
-hold. ``L(t)`` is "``P(t)`` or ``F(t)``": ``t`` leaves ``p`` at all. A free card's ``L`` is simply
-allowed. Each event has *prerequisites* that must have happened strictly before it in any game:
+hold. ``L(t)`` is "``P(t)`` or ``F(t)``": ``t`` leaves ``p`` at all. Each event has
+*prerequisites* that must have happened strictly before it in any game:
 
-- ``t`` must be the top of ``p``: if a pinned card ``u`` lies right on it, ``L(u)`` first.
+- a pinned ``t`` must be the top of ``p``: if a (pinned) card ``u`` lies right on it, ``L(u)`` first.
 - ``P(t)``: ``t`` goes onto a copy ``n`` of one of its pile neighbours, on top of another pile.
-  A copy on a foundation or held never comes back (no give-backs). A copy pinned under ``t`` in
-  ``p`` cannot top another pile while ``t`` is in ``p``: that copy is no route. A copy above ``t``
-  in ``p`` must first have gone onto another pile: ``P(n)`` (had it gone home it would never come
+  A copy on a foundation or held never comes back (no give-backs). A copy pinned under a pinned
+  ``t`` cannot top another pile while ``t`` is in ``p``: that copy is no route. Any other copy in
+  ``p`` must first have gone onto another pile: ``P(n)`` (had it gone home it would never come
   back). A pinned copy in another pile ``q``, not its top: it is on top of some pile only once the
   card right on it in ``q`` has left ``q``, ``L`` of that card, whether it then still lies in ``q``
-  or has moved on. Any other copy (free, or the top of another pile) is a route with no
+  or has moved on. Any other copy in another pile (free, or its top) is a route with no
   prerequisite.
 - ``F(t)``: a foundation of ``t``'s suit takes ``t``'s rank ``r``. Let the Ace foundation show ``a``
   and the King foundation ``b``; a held card of rank ``h`` counts as arrived. Ranks join the two
@@ -38,14 +38,13 @@ allowed. Each event has *prerequisites* that must have happened strictly before 
   (``k >= b``) where slides are possible (it can slide over, and the meeting that needs brings the
   ranks between ``a`` and ``b``, which are required anyway). The King foundation mirrors this. The
   hold takes a card only when both foundations would, so it needs more than either route. A rank
-  ``k`` *arrives* only when some copy of it now on a pile leaves its pile: ``L`` of one of the
-  pinned copies, or nothing if a copy is free.
+  ``k`` *arrives* only when some copy of it now on a pile leaves its pile: ``L`` of one copy.
 
 **The proof.** Let ``S`` be the least set of events closed under "an event whose prerequisites
 (as above: the card on it, and one route with every requirement) are in ``S`` is in ``S``",
-computed by iterating to a fixed point with free cards' ``L`` allowed. Every event that happens in
+computed by iterating to a fixed point. Every event that happens in
 a game from this position is in ``S``, by induction on the time it happens: its prerequisites
-happened strictly before, so they are in ``S``, so it is. Hence a pinned card with neither
+happened strictly before, so they are in ``S``, so it is. Hence a pile card with neither
 ``P`` nor ``F`` in ``S`` never leaves its pile, and the position cannot be won. This needs no
 give-backs (a foundation card may return to a pile there: never judged). Autoplay only moves
 cards the player could have moved, along the same routes, so it changes nothing in the argument;
@@ -74,17 +73,22 @@ def dead(profile: Profile, pos: Position) -> bool:
 
 
 def stuck(profile: Profile, pos: Position) -> list[Spot]:
-    """Pinned cards proved never to leave their piles (those with no route that is always open;
-    every card under one of them is stuck too); empty when the rule proves nothing."""
+    """Pile cards proved never to leave their piles (those with no route that is always open;
+    every pinned card under one of them is stuck too); empty when the rule proves nothing."""
     if profile.give_backs:
         return []
     where: list[list[Spot]] = [[] for _ in range(52)]
+    reached = [0] * 53  # per card: a bit per pile where a copy tops the pile or may rotate up
     for p, pile in enumerate(pos.piles):
         for i, card in enumerate(pile):
             where[card].append((p, i))
+        for card in pile[:pos.reshuffles]:
+            reached[card] |= 1 << p
+        if pile:
+            reached[pile[-1]] |= 1 << p
     near = tables(profile).near
-    closed = [(p, i) for p, pile in enumerate(pos.piles) for i in range(pos.reshuffles, len(pile))
-              if not _open(pos, where, near[pile[i]], p)]
+    closed = [(p, i) for p, pile in enumerate(pos.piles) for i in range(len(pile) - 1, -1, -1)
+              if not _open(reached, near[pile[i]], p)]
     return _settle(profile, pos, where, closed) if closed else []
 
 
@@ -99,31 +103,34 @@ def explain(profile: Profile, pos: Position) -> str:
             f"{pos.reshuffles} reshuffle(s) left (crescent_ref/solver/waits.py)")
 
 
-def _open(pos: Position, where: list[list[Spot]], near: tuple[int, ...], p: int) -> bool:
-    """A neighbour copy is a pile route with no prerequisite: free below in the same pile, or
-    free or on top in another."""
+def _open(reached: list[int], near: tuple[int, ...], p: int) -> bool:
+    """A neighbour copy is a pile route with no prerequisite: in another pile, on its top or free."""
+    piles = 0
     for n in near:
-        for q, j in where[n]:
-            if j < pos.reshuffles or (q != p and j == len(pos.piles[q]) - 1):
-                return True
-    return False
+        piles |= reached[n]
+    return bool(piles & ~(1 << p))
 
 
 def _settle(profile: Profile, pos: Position, where: list[list[Spot]], closed: list[Spot]) -> list[Spot]:
     """The fixed point over the cards without an open pile route (``closed``, numbered ``m``): flag
-    ``2 m`` is ``P``, ``2 m + 1`` is ``L``; an open card leaves once the nearest closed card above
-    it (its *gate*) has left, or at once if it has none."""
+    ``2 m`` is ``P``, ``2 m + 1`` is ``L``; an open pinned card leaves once the nearest closed card
+    above it (its *gate*) has left, or at once if it has none; an open free card at once."""
     number = {spot: m for m, spot in enumerate(closed)}
-    gates = [_gates(pile, p, number) for p, pile in enumerate(pos.piles)]
+    gated = {p for p, i in closed if i >= pos.reshuffles}
+    gates = [_gates(pile, p, number) if p in gated else None for p, pile in enumerate(pos.piles)]
     near = tables(profile).near
 
     def left(q: int, j: int) -> int:
-        gate = gates[q][j] if j < len(gates[q]) and j >= pos.reshuffles else ALWAYS
+        if j >= pos.reshuffles:
+            pile_gates = gates[q]
+            gate = ALWAYS if pile_gates is None else pile_gates[j]
+        else:
+            gate = number.get((q, j), ALWAYS)
         return ALWAYS if gate < 0 else 2 * gate + 1
 
     above, onto = [], []
     for p, i in closed:
-        above.append(left(p, i + 1) if i + 1 < len(pos.piles[p]) else ALWAYS)
+        above.append(left(p, i + 1) if pos.reshuffles <= i < len(pos.piles[p]) - 1 else ALWAYS)
         onto.append(_onto(pos, where, near[pos.piles[p][i]], p, i, number, left))
 
     def home(m: int) -> tuple[tuple[Any, ...], ...]:
@@ -151,8 +158,8 @@ def _onto(pos: Position, where: list[list[Spot]], near: tuple[int, ...], p: int,
         for q, j in where[n]:
             if q != p:
                 found.append(left(q, j + 1))  # pinned, not the top (else the card were open)
-            elif j > i:  # above it: it must go onto another pile first
-                found.append(2 * number[(q, j)] if (q, j) in number else left(q, j + 1))
+            elif j > i or j < pos.reshuffles:  # in the same pile, not pinned under it: onto a pile first
+                found.append(2 * number[(q, j)] if (q, j) in number else left(q, j))
     return tuple(found)
 
 
@@ -174,10 +181,21 @@ def _home(profile: Profile, pos: Position, where: list[list[Spot]], card: int,
     return tuple(routes)
 
 
+_NEEDED: dict[tuple[bool, int, int, int, int], list[list[int]]] = {}
+
+
 def _needed(profile: Profile, pos: Position, suit: int, rank: int) -> list[list[int]]:
-    """Per foundation that could ever take ``rank`` of ``suit``: the ranks that must arrive first."""
-    a, b, h = pos.up[suit], pos.down[suit], pos.held[suit]
-    slides = profile.between_foundations and b > a
+    """Per foundation that could ever take ``rank`` of ``suit``: the ranks that must arrive first
+    (remembered per suit state: there are few)."""
+    state = (profile.between_foundations, pos.up[suit], pos.down[suit], pos.held[suit], rank)
+    found = _NEEDED.get(state)
+    if found is None:
+        found = _NEEDED[state] = _ranks_needed(*state)
+    return found
+
+
+def _ranks_needed(between: bool, a: int, b: int, h: int, rank: int) -> list[list[int]]:
+    slides = between and b > a
     meet = [k for k in range(a + 1, b) if k != h]
     found = []
     if rank != ACE and (rank > a or slides):
