@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, TypeVar
 from crescent_ref.errors import CrescentError
 from crescent_ref.game import Game
 from crescent_ref.progress import counter
+from crescent_ref.solver import waits
 from crescent_ref.solver.dead import explain
 from crescent_ref.solver.search import Budget, replay, solve
 
@@ -125,7 +126,8 @@ def solve_record(task: SolveTask) -> dict[str, object]:
 
 @dataclass(frozen=True, slots=True)
 class ScanTask:
-    """A run of codes to read the dead-at-the-start proof off (``dead.explain``), in one profile."""
+    """A run of codes to read the dead-at-the-start proof off (``dead.explain``, else
+    ``waits.explain``), in one profile."""
 
     profile: str
     first: int  # index of the first code in the campaign's list
@@ -137,6 +139,6 @@ def scan_record(task: ScanTask) -> dict[str, object]:
     found = []
     for code in task.codes:
         game = Game.deal(task.profile, code)
-        if why := explain(game.profile, game.position):
+        if why := explain(game.profile, game.position) or waits.explain(game.profile, game.position):
             found.append([code, why])
     return {"profile": task.profile, "first": task.first, "count": len(task.codes), "found": found}
