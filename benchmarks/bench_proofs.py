@@ -30,13 +30,13 @@ def unknown_codes(path: Path, profile: str) -> list[str]:
     return [r["code"] for r in data["results"] if r["profile"] == profile and r["verdict"] == "unknown"]
 
 
-def run(profile: str, codes: list[str], seconds: float, settings: list[int]) -> dict[int, list[tuple[str, float]]]:
+def run(profile: str, codes: list[str], budget: Budget, settings: list[int]) -> dict[int, list[tuple[str, float]]]:
     """Per setting: (verdict, CPU seconds) per code, solved in turn with progress on stderr."""
     found: dict[int, list[tuple[str, float]]] = {s: [] for s in settings}
     for n, code in enumerate(codes, 1):
         for setting in settings:
             search.WAITS_MOST = setting
-            answer = solve(Game.deal(profile, code), Budget(seconds=seconds))
+            answer = solve(Game.deal(profile, code), budget)
             found[setting].append((answer.verdict, answer.seconds))
             print(f"[{n}/{len(codes)}] {profile} {code} waits<={setting}: {answer.verdict} "
                   f"{answer.seconds:.2f} s {answer.nodes} nodes", flush=True)
@@ -49,11 +49,12 @@ def main() -> None:
     parser.add_argument("--codes", nargs="*", default=[])
     parser.add_argument("--unknown", type=Path, help="take the codes a results file left unknown")
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--nodes", type=int, default=10**9, help="node budget (large: the seconds decide)")
     parser.add_argument("--waits", type=int, nargs="+", default=[-1, 1])
     args = parser.parse_args()
     codes = args.codes + (unknown_codes(args.unknown, args.profile) if args.unknown else [])
     began, load = time.time(), os.getloadavg()[0]
-    found = run(args.profile, codes, args.seconds, args.waits)
+    found = run(args.profile, codes, Budget(nodes=args.nodes, seconds=args.seconds), args.waits)
     print(f"{args.profile}, {len(codes)} deals at {args.seconds:g} CPU s, load {load:.2f}-{os.getloadavg()[0]:.2f}, "
           f"{time.time() - began:.0f} s wall")
     for setting, answers in found.items():

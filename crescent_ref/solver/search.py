@@ -49,7 +49,9 @@ TWO_NODES = 2_000  # the budget of one suit's search before its last two reshuff
 LAST_FROM = len(PORTFOLIO)  # the searches before it skip last.py: its proofs cost more than an easy win
 TWO_FROM = 1_000_000  # two.py: never in the portfolio (measured: 10 app deals won in 1.5-6 s at 10 s each,
 # 8 won in 33.6 CPU s with it from round two, 10 in 19.5 s without; it pruned nothing on the 8)
-WAITS_MOST = 1  # waits.py on positions with at most this many reshuffles left (-1: never)
+WAITS_MOST = 1  # waits.py on positions with at most this many reshuffles left (-1: never), in profiles with
+# autoplay only, where the one-suit rules do not apply; measured with the compiled core (10 s, paired, load 6-8):
+# open's 9 unknowns of the 10 s sample, 2 won with it, 1 without; hoffmann-1892 lost a win to its Python cost
 LOST_SIZE = 1_000_000  # keys proved not winnable kept before the set is cleared
 
 
@@ -105,7 +107,7 @@ class Search:
     relax: bool = True
     last: bool = True  # also the one-suit rule with one reshuffle left (last.py)
     two_left: bool = False  # and with two left (two.py; sound, but it costs more than it prunes)
-    waits_most: int = WAITS_MOST  # cards that wait on each other (waits.py), up to this many reshuffles left
+    waits_most: int = -1  # cards that wait on each other (waits.py), up to this many reshuffles left
     tick: Callable[[int], object] | None = None  # told the node count now and then (progress)
     core: fast.Core | None = None  # the compiled core (fast.py), or None: the Python path
     memo: dict[bytes, str] = field(default_factory=dict)
@@ -254,6 +256,11 @@ class Search:
 ORDERS = ("portfolio", "depth-first")
 
 
+def waits_most(profile: Profile) -> int:
+    """The most reshuffles left at which the solve asks waits.py (WAITS_MOST with autoplay, else never)."""
+    return WAITS_MOST if profile.autoplay else -1
+
+
 def solve(game: Game, budget: Budget | None = None, *, prune: bool = True, order: str = "portfolio",
           tick: Callable[[int], object] | None = None, core: str | None = None) -> Answer:
     """Solve the game's current position with full information (closed deals too: ``thoughtful``).
@@ -263,7 +270,7 @@ def solve(game: Game, budget: Budget | None = None, *, prune: bool = True, order
     budget, compiled = budget or Budget(), fast.core_for(game.profile, core)
     if order == "depth-first":
         return Search(game.profile, budget, prune, depth_first, tick=tick, core=compiled,
-                      waits_most=WAITS_MOST).run(game.position)
+                      waits_most=waits_most(game.profile)).run(game.position)
     return Restarts(game.profile, budget, prune, tick, compiled).run(game.position)
 
 
@@ -287,7 +294,7 @@ class Restarts:
                           self.budget.stored)
             search = Search(self.profile, left, self.prune, order, tick=self.progress(nodes), memo=self.memo,
                             lost=self.lost, last=count >= LAST_FROM, two_left=count >= TWO_FROM, core=self.core,
-                            waits_most=WAITS_MOST)
+                            waits_most=waits_most(self.profile))
             answer = search.run(start)
             nodes, stored, count = nodes + answer.nodes, max(stored, answer.stored), count + 1
             if answer.verdict != "unknown" or answer.limit == "stored" or self.spent(nodes, began):
