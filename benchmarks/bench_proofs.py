@@ -1,7 +1,8 @@
 """Decided deals with and without a dead-position rule: paired solves of the same codes.
 
 For each code and each setting of ``search.WAITS_MOST`` (waits.py is used on positions with at most
-that many reshuffles left; -1 turns it off), the deal is solved within the same CPU budget, the
+that many reshuffles left; -1 turns it off; the solver asks it only in profiles with autoplay, so
+compare other profiles by editing ``search.waits_most``), the deal is solved within the same CPU budget, the
 settings one after another in one process, so the load is shared alike. Prints, per profile and
 setting, the deals won, proved not winnable and unknown, and the CPU seconds spent, with the load.
 
