@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from crescent_ref.game import Game
 from crescent_ref.position import Position
 from crescent_ref.profiles import get_profile
-from crescent_ref.solver import dead, waits
+from crescent_ref.solver import dead, search, waits
+from crescent_ref.solver.search import Budget, solve
 from tests.solver.small import PROFILES, brute_force, meeting_position, small_position
 
 SEEDS = range(300)
@@ -58,3 +60,15 @@ def test_two_cards_on_two_piles_that_wait_on_each_other() -> None:
 
 def test_give_backs_are_never_judged() -> None:
     assert not waits.dead(get_profile("app+give-backs"), Position.from_text(CROSSED))
+
+
+@pytest.mark.parametrize("order", ["portfolio", "depth-first"])
+def test_the_solver_reads_the_proof_off_the_start(order: str) -> None:
+    answer = solve(Game("app", Position.from_text(CROSSED)), Budget(nodes=1_000), order=order)
+    assert answer.verdict == "not winnable" and answer.nodes == 0
+    assert answer.proof.startswith("dead at the start: A♣ on pile 13, 3♣ on pile 14 can never leave")
+
+
+def test_the_search_asks_the_rule_only_with_autoplay() -> None:
+    assert search.waits_most(get_profile("open")) == search.WAITS_MOST >= 0
+    assert search.waits_most(get_profile("app")) == search.waits_most(get_profile("hoffmann-1892")) == -1
