@@ -23,6 +23,7 @@ from typing import Any, NoReturn, TypeVar
 import jsonschema
 
 from conformance.adapter import STATE_ON_DEMAND, AdapterError, Call, Info, Reply
+from conformance.adapters import quick
 from conformance.adapters.handshake import PROTOCOL_VERSION, info_from_handshake
 from conformance.adapters.pipes import MAX_LINE, Child, LineTooLong
 from conformance.adapters.replies import (
@@ -82,6 +83,8 @@ class StdioAdapter:
         self.restarts = 0
         self._queue: collections.deque[_Sent] = collections.deque()  # announced requests sent, replies unread
         self._in_flight = False  # a request sent and its reply not read: an interrupt came, or a fault
+        self._lean = False  # state on demand, once the handshake declared it
+        self._encode = quick.encoder()
 
     def info(self) -> Info:
         """The handshake's answer (starting the process if needed)."""
@@ -128,6 +131,7 @@ class StdioAdapter:
             self._info = info_from_handshake(reply)
         except AdapterError as err:
             self._fail(process, err.message, line)
+        self._lean = self.on_demand
 
     def _fail(self, process: Child, what: str, seen: str | bytes = "") -> NoReturn:
         self._queue.clear()
@@ -138,7 +142,7 @@ class StdioAdapter:
         raise AdapterError(f"implementation {shlex.join(self.argv)}: {what} (exit code {code})", context.rstrip())
 
     def _send(self, process: Child, message: dict[str, Any], deadline: float) -> None:
-        self._send_bytes(process, (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8"), deadline)
+        self._send_bytes(process, self._encode(message), deadline)
 
     def _send_bytes(self, process: Child, data: bytes, deadline: float) -> None:
         try:
@@ -149,8 +153,14 @@ class StdioAdapter:
             process.settle(min(1.0, self.timeout))  # its own exit code and last words, if it is going
             self._fail(process, "stopped reading its input (crash)")
 
-    def _read(self, process: Child, schema: str, deadline: float) -> tuple[bytes, dict[str, Any]]:
-        """The next reply line and its object (parsed strictly; checked in full with ``validate``)."""
+    def _live(self) -> Child:
+        """The process; one with replies still due is kept even if it has exited since (they are in the pipe)."""
+        if self._queue and self.process is not None:
+            return self.process
+        return self._ensure()
+
+    def _receive(self, process: Child, deadline: float) -> bytes:
+        """The next reply line, unparsed; a hang, an overlong line or an exit kills the process (AdapterError)."""
         try:
             line = process.receive(deadline)
         except TimeoutError:
@@ -160,6 +170,10 @@ class StdioAdapter:
         if line is None:
             process.kill()
             self._fail(process, "exited (crash)" if process.proc.returncode else "closed its output")
+        return line
+
+    def _parse(self, process: Child, line: bytes, schema: str) -> dict[str, Any]:
+        """A reply line's object, parsed strictly (checked in full with ``validate``); a fault kills the process."""
         reply, fault = parse_line(line)
         if fault:
             self._fail(process, fault, line)
@@ -167,39 +181,57 @@ class StdioAdapter:
         problem = schema_problem(schema, reply) if self.validate else None
         if problem:
             self._fail(process, f"reply breaks the protocol schema: {problem}", line)
-        return line, reply
+        return reply
 
-    def _live(self) -> Child:
-        """The process; one with replies still due is kept even if it has exited since (they are in the pipe)."""
-        if self._queue and self.process is not None:
-            return self.process
-        return self._ensure()
+    def _read(self, process: Child, schema: str, deadline: float) -> tuple[bytes, dict[str, Any]]:
+        """The next reply line and its object (parsed strictly; checked in full with ``validate``)."""
+        line = self._receive(process, deadline)
+        return line, self._parse(process, line, schema)
 
-    def _request(self, message: dict[str, Any], schema: str, loading: bool = False) -> dict[str, Any]:
+    def _call(
+        self,
+        key: Key,
+        schema: str,
+        quick: Callable[[bytes, int], T | None],
+        strict: Callable[[dict[str, Any]], T],
+        loading: bool = False,
+    ) -> T:
+        """The answer to the call ``key``: sent now unless announced, its reply read by the quick reader when
+        that accepts it, else strictly (the strict reader names a fault: the process is killed)."""
         self._in_flight = True  # an interrupt leaves it so: close() then kills at once
         try:
-            result = self._exchange(message, schema, loading)
+            process, sent = self._exchange(key, schema)
+            if sent.got is None and not self.validate:
+                line = self._receive(process, sent.deadline or time.monotonic() + self.timeout)
+                answer = quick(line, sent.seq)
+                if answer is not None:
+                    self._in_flight = False
+                    return answer
+                sent.got = (line, self._parse(process, line, schema))
+            got = sent.got or self._read(process, schema, sent.deadline or time.monotonic() + self.timeout)
+            result = self._answer(process, got, sent.seq, loading)
+            answer = self._read_field(lambda: strict(result))
         except Exception:  # a fault or an errored reply: answered
             self._in_flight = False
             raise
         self._in_flight = False
-        return result
+        return answer
 
-    def _exchange(self, message: dict[str, Any], schema: str, loading: bool) -> dict[str, Any]:
+    def _exchange(self, key: Key, schema: str) -> tuple[Child, _Sent]:
+        """The process and the request ``key`` as sent (announced before, or written now), its reply unread
+        unless read ahead."""
         process = self._live()
-        if self._queue and (self._queue[0].message == message or self._skip_to(message)):  # already sent
-            sent = self._queue.popleft()
-            got = sent.got or self._read(process, schema, time.monotonic() + self.timeout)
-            return self._answer(process, got, sent.seq, loading)
-        if self._queue and message["cmd"] == "message":  # asks nothing of the game: the queue may wait
+        if self._queue and (self._queue[0].key == key or self._skip_to(key)):  # already sent
+            return process, self._queue.popleft()
+        if self._queue and key[0] == "message":  # asks nothing of the game: the queue may wait
             self._read_ahead(process)
         else:
             self._discard()
             process = self._ensure()
         self.seq += 1
         deadline = time.monotonic() + self.timeout
-        self._send(process, {**message, "seq": self.seq}, deadline)
-        return self._answer(process, self._read(process, schema, deadline), self.seq, loading)
+        self._send_bytes(process, self._line(key, self.seq), deadline)
+        return process, _Sent(key, self.seq, deadline=deadline)
 
     def _answer(self, process: Child, got: tuple[bytes, dict[str, Any]], seq: int, loading: bool) -> dict[str, Any]:
         """The ``result`` of the reply to request ``seq``; a malformed reply kills the process (AdapterError)."""
@@ -227,31 +259,39 @@ class StdioAdapter:
         if not ahead:
             self._discard()
         process = self._live()
-        messages = [self._message_for(name, args) for name, args in calls]
         lines = []
-        for message in messages:
+        for name, args in calls:
+            key = self._key_for(name, args)
             self.seq += 1
-            self._queue.append(_Sent(message, self.seq))
-            lines.append(json.dumps({**message, "seq": self.seq}, ensure_ascii=False))
-        self._send_bytes(process, ("\n".join(lines) + "\n").encode("utf-8"), time.monotonic() + self.timeout)
+            self._queue.append(_Sent(key, self.seq))
+            lines.append(self._line(key, self.seq))
+        self._send_bytes(process, b"".join(lines), time.monotonic() + self.timeout)
 
-    def _message_for(self, name: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    def _key_for(self, name: str, args: Mapping[str, Any]) -> Key:
+        """What identifies an announced call: its command and arguments (the state fields only when asked)."""
         if name == "start":
-            code, fields = args.get("code"), args.get("fields")
-            given = {"code": code} if code else {"position": args.get("position")}
-            return {"cmd": "new_game", "profile": args["profile"], **given, **self._asking(fields)}
+            asked = self._asked(args.get("fields"))
+            return ("new_game", args["profile"], args.get("position"), args.get("code"), asked)
         if name == "act":
-            return {"cmd": "act", "action": args["action"], **self._asking(args.get("fields"))}
+            return ("act", args["action"], self._asked(args.get("fields")))
         if name == "legal_moves":
-            return {"cmd": "legal_moves"}
+            return _LEGAL_MOVES
         raise ValueError(f"no such call to announce: {name!r}")
 
-    def _skip_to(self, message: dict[str, Any]) -> bool:
+    def _asked(self, fields: frozenset[str] | None) -> frozenset[str] | None:
+        """The state fields to ask for: ``fields`` under state on demand, else None (the whole state)."""
+        return fields if self._lean else None
+
+    def _line(self, key: Key, seq: int) -> bytes:
+        """The request line of the call ``key`` with ``seq``."""
+        return self._encode(_message(key, seq))
+
+    def _skip_to(self, key: Key) -> bool:
         """For a ``new_game`` announced further on (the calls before it were never made: a scenario
         ended early), read and drop the replies before it; False when there is none or a fault."""
-        if message.get("cmd") != "new_game" or self.process is None:
+        if key[0] != "new_game" or self.process is None:
             return False
-        at = next((n for n, sent in enumerate(self._queue) if sent.message == message), None)
+        at = next((n for n, sent in enumerate(self._queue) if sent.key == key), None)
         if at is None:
             return False
         try:
@@ -279,10 +319,6 @@ class StdioAdapter:
             self._read_ahead(self.process)
         self._queue.clear()
 
-    def _asking(self, fields: frozenset[str] | None) -> dict[str, Any]:
-        """The ``state`` field of a request: the fields wanted, under state on demand."""
-        return {"state": sorted(fields)} if fields is not None and self.on_demand else {}
-
     def start(
         self,
         profile: str,
@@ -293,25 +329,34 @@ class StdioAdapter:
     ) -> dict[str, Any]:
         """Start a game (``fields``: only these state fields are needed, under state on demand)."""
         self._live()
-        message = self._message_for("start", {"profile": profile, "position": position, "code": code, "fields": fields})
-        result = self._request(message, "new-game-reply", loading=True)
-        return self._read_field(lambda: state_of(result, fields if self.on_demand else None))
+        key = self._key_for("start", {"profile": profile, "position": position, "code": code, "fields": fields})
+        asked = key[4]
+        return self._call(
+            key,
+            "new-game-reply",
+            lambda line, seq: quick.start_state(line, seq, asked),
+            lambda result: state_of(result, asked),
+            loading=True,
+        )
 
     def act(self, action: str, fields: frozenset[str] | None = None) -> Reply:
         """Apply an action (``fields``: only these state fields are needed, under state on demand)."""
         self._live()
-        result = self._request(self._message_for("act", {"action": action, "fields": fields}), "act-reply")
-        return self._read_field(lambda: act_reply(result, fields if self.on_demand else None))
+        asked = self._asked(fields)
+        return self._call(
+            ("act", action, asked),
+            "act-reply",
+            lambda line, seq: quick.act_reply(line, seq, asked),
+            lambda result: act_reply(result, asked),
+        )
 
     def legal_moves(self) -> list[str]:
         """The legal card moves."""
-        result = self._request({"cmd": "legal_moves"}, "legal-moves-reply")
-        return self._read_field(lambda: legal_moves(result))
+        return self._call(_LEGAL_MOVES, "legal-moves-reply", quick.legal_moves, legal_moves)
 
     def message(self, reason: str, lang: str) -> str:
         """The message text for a reason code."""
-        result = self._request({"cmd": "message", "reason": reason, "lang": lang}, "message-reply")
-        return self._read_field(lambda: message_text(result))
+        return self._call(("message", reason, lang), "message-reply", quick.message_text, message_text)
 
     def _read_field(self, read: Callable[[], T]) -> T:
         """A result's fields read strictly; a field of the wrong type ends the process (the stream is suspect)."""
@@ -342,13 +387,36 @@ class StdioAdapter:
             process.kill()
 
 
+Key = tuple[Any, ...]  # a call: its command and arguments, ("act", "p3-p11", frozenset({"status"}))
+_LEGAL_MOVES: Key = ("legal_moves",)
+
+
+def _message(key: Key, seq: int) -> dict[str, Any]:
+    """The request object of the call ``key`` (a state field only when fields are asked for)."""
+    cmd = key[0]
+    if cmd == "act":
+        message: dict[str, Any] = {"cmd": "act", "seq": seq, "action": key[1]}
+    elif cmd == "new_game":
+        _, profile, position, code, _ = key
+        given = {"code": code} if code else {"position": position}
+        message = {"cmd": "new_game", "seq": seq, "profile": profile, **given}
+    elif cmd == "message":
+        return {"cmd": "message", "seq": seq, "reason": key[1], "lang": key[2]}
+    else:
+        return {"cmd": cmd, "seq": seq}
+    if key[-1] is not None:
+        message["state"] = sorted(key[-1])
+    return message
+
+
 @dataclass(slots=True)
 class _Sent:
-    """An announced request already written: its message (without seq), seq, and its reply once read."""
+    """A request written: its call, seq, its reply once read, and its deadline when sent on its own."""
 
-    message: dict[str, Any]
+    key: Key
     seq: int
     got: tuple[bytes, dict[str, Any]] | None = None
+    deadline: float | None = None
 
 
 class _NonFinite(ValueError):

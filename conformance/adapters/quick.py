@@ -1,0 +1,139 @@
+"""The stdio adapter's quick reader and writer: msgspec's C codec, typed as spec/protocol.md says.
+
+A request line is written in one call; a reply line that is a well-formed ``result`` to its request
+is read, type-checked and turned into what the runner wants (a Reply, a state, moves, a text) in one
+pass. Every reader returns None when it declines a line: anything but exactly such a reply (a skip,
+an error, a field of another type, the wrong ``seq``, NaN, a lone surrogate, bytes that are not
+UTF-8, a number out of range, a deep nest). The adapter then reads the line again with the strict
+reader (``stdio.parse_line`` and ``replies``), which names the fault or reads what it accepts. So
+this module changes how fast a reply is read, never what it is read as: whatever it accepts, the
+strict reader accepts with the same value (tests/conformance/test_quick_codec.py checks this on
+random and hostile lines).
+
+msgspec is a dependency of the kit; without it (``AVAILABLE`` is False) every line takes the strict
+path and requests are written by the standard library.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
+
+from conformance.adapter import AdapterError, Reply
+from conformance.adapters.replies import state_of
+
+try:
+    import msgspec
+except ImportError:  # pragma: no cover - msgspec is a dependency; the strict path still works without it
+    msgspec = None  # type: ignore[assignment]
+
+AVAILABLE = msgspec is not None
+T = TypeVar("T")
+Effect = Literal["move", "select", "deselect", "reshuffle", "undo"]
+
+
+def encoder() -> Callable[[dict[str, Any]], bytes]:
+    """A function writing one request object as a JSON line (UTF-8, no ASCII escapes, with its newline)."""
+    if AVAILABLE:
+        encode = msgspec.json.Encoder().encode
+        return lambda message: encode(message) + b"\n"
+    return lambda message: (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+if AVAILABLE:
+
+    class _Envelope(msgspec.Struct):
+        """What every reply holds beside its result; a skipped or errored field present makes it declined."""
+
+        seq: int
+        skipped: Any = msgspec.UNSET
+        errored: Any = msgspec.UNSET
+
+    class _ActResult(msgspec.Struct):
+        accepted: bool
+        reason: str | None = None
+        effect: Effect | None = None
+        moves: list[str] = msgspec.field(default_factory=list)
+        state: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
+
+    class _StartResult(msgspec.Struct):
+        state: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
+
+    class _MovesResult(msgspec.Struct):
+        moves: list[str]
+
+    class _TextResult(msgspec.Struct):
+        text: str
+
+    class _Act(_Envelope):
+        result: _ActResult | msgspec.UnsetType = msgspec.UNSET
+
+    class _Start(_Envelope):
+        result: _StartResult | msgspec.UnsetType = msgspec.UNSET
+
+    class _Moves(_Envelope):
+        result: _MovesResult | msgspec.UnsetType = msgspec.UNSET
+
+    class _Text(_Envelope):
+        result: _TextResult | msgspec.UnsetType = msgspec.UNSET
+
+    _DECODERS: dict[str, Any] = {
+        "act-reply": msgspec.json.Decoder(_Act),
+        "new-game-reply": msgspec.json.Decoder(_Start),
+        "legal-moves-reply": msgspec.json.Decoder(_Moves),
+        "message-reply": msgspec.json.Decoder(_Text),
+    }
+    _DECLINED: tuple[type[BaseException], ...] = (msgspec.MsgspecError, RecursionError, UnicodeDecodeError)
+
+
+def _result(line: bytes, schema: str, seq: int) -> Any:
+    """The typed ``result`` of a well-formed reply of kind ``schema`` to request ``seq``, else None."""
+    if not AVAILABLE:
+        return None
+    try:
+        if not line.isascii():
+            line.decode("utf-8")  # msgspec checks the strings it reads, not those of fields it skips
+        reply = _DECODERS[schema].decode(line)
+    except _DECLINED:
+        return None
+    if reply.seq != seq or reply.skipped is not msgspec.UNSET or reply.errored is not msgspec.UNSET:
+        return None
+    return None if reply.result is msgspec.UNSET else reply.result
+
+
+def _state(state: Any, asked: frozenset[str] | None) -> dict[str, Any] | None:
+    """The state checked as ``replies.state_of`` checks it; None where it would raise."""
+    try:
+        return state_of({} if state is msgspec.UNSET else {"state": state}, asked)
+    except AdapterError:
+        return None
+
+
+def act_reply(line: bytes, seq: int, asked: frozenset[str] | None) -> Reply | None:
+    """An ``act`` reply read into a Reply (``asked``: the state fields asked for, under state on demand)."""
+    result = _result(line, "act-reply", seq)
+    if result is None:
+        return None
+    state = _state(result.state, asked)
+    if state is None:
+        return None
+    return Reply(result.accepted, result.reason, result.effect, tuple(result.moves), state)
+
+
+def start_state(line: bytes, seq: int, asked: frozenset[str] | None) -> dict[str, Any] | None:
+    """A ``new_game`` reply's state."""
+    result = _result(line, "new-game-reply", seq)
+    return None if result is None else _state(result.state, asked)
+
+
+def legal_moves(line: bytes, seq: int) -> list[str] | None:
+    """A ``legal_moves`` reply's moves."""
+    result = _result(line, "legal-moves-reply", seq)
+    return None if result is None else list(result.moves)
+
+
+def message_text(line: bytes, seq: int) -> str | None:
+    """A ``message`` reply's text."""
+    result = _result(line, "message-reply", seq)
+    return None if result is None else str(result.text)
