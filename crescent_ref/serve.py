@@ -4,6 +4,11 @@ One JSON object a line on stdin, one reply a line on stdout; logs go to stderr o
 line gets a reply: a malformed one (not UTF-8, not JSON, not an object, an unknown command, a field
 missing or of the wrong type, an unknown profile) is answered with ``errored``, as spec/protocol.md
 says; a position or game code that is not valid with ``errored`` and ``refused: true``.
+
+Lines are read and written by msgspec's C codec when it is installed (a dependency of the kit); a
+request it declines (NaN, a lone surrogate's escape, bytes that are not UTF-8, a number out of
+range, a deep nest, garbage) is read again by the standard library, which accepts what it accepts
+and words the ``errored`` reply, so the codec changes the speed only.
 """
 
 from __future__ import annotations
@@ -19,6 +24,11 @@ from crescent_ref.game import Game
 from crescent_ref.messages import LANGUAGES, message
 from crescent_ref.profiles import base_names, get_profile, variant_names
 from crescent_ref.state_json import game_state, state_fields
+
+try:
+    import msgspec
+except ImportError:  # pragma: no cover - a dependency; the standard library path below still serves
+    msgspec = None  # type: ignore[assignment]
 
 PROTOCOL_VERSION = 3
 CAPABILITIES = ["undo", "tap", "drop", "game-codes", "legal-moves", "selection", "messages"]
@@ -148,6 +158,11 @@ def errored(seq: Any, text: str, refused: bool = False) -> Reply:
 
 def read_request(raw: bytes) -> tuple[Any, Reply | None]:
     """A request line read strictly (UTF-8, JSON, no NaN); the second value is the errored reply if not."""
+    if _QUICK_DECODE is not None:
+        try:
+            return _QUICK_DECODE(raw), None
+        except _DECLINED:
+            pass  # read again below, which words the fault (or reads what the standard library accepts)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -160,6 +175,25 @@ def read_request(raw: bytes) -> tuple[Any, Reply | None]:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def reply_line(reply: Reply) -> bytes:
+    """One reply as a JSON line in UTF-8 (lone surrogates echoed from a request's escapes as U+FFFD)."""
+    if _QUICK_ENCODE is not None:
+        try:
+            return _QUICK_ENCODE(reply) + b"\n"
+        except (UnicodeEncodeError, OverflowError, TypeError):
+            pass  # a lone surrogate echoed: replaced below
+    return encoded(json.dumps(reply, ensure_ascii=False)) + b"\n"
+
+
+if msgspec is not None:
+    _QUICK_DECODE: Callable[[bytes], Any] | None = msgspec.json.Decoder().decode
+    _QUICK_ENCODE: Callable[[Reply], bytes] | None = msgspec.json.Encoder().encode
+    _DECLINED: tuple[type[BaseException], ...] = (msgspec.MsgspecError, RecursionError)
+else:  # pragma: no cover
+    _QUICK_DECODE = _QUICK_ENCODE = None
+    _DECLINED = ()
 
 
 def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
@@ -201,7 +235,7 @@ def _answer_all(server: Server, lines: list[bytes]) -> tuple[list[bytes], bool]:
             reply = _answer(server, request)
             if reply is None:
                 return replies, True
-        replies.append(encoded(json.dumps(reply, ensure_ascii=False)) + b"\n")
+        replies.append(reply_line(reply))
     return replies, False
 
 
