@@ -99,26 +99,29 @@ def run_scenarios(adapter: Adapter, info: Info | Contract, pairs: Iterable[tuple
     return judge_all(adapter, _contract(info), pairs)
 
 
-def judge_all(adapter: Adapter, contract: Contract, pairs: Iterable[tuple[Scenario, str]]) -> Iterator[Result]:
-    """``judge`` for each pair in order, each scenario's requests sent to a pipelining adapter while the one
-    before plays (one round trip for many scenarios).
+AHEAD = 16  # scenarios whose requests may be on their way to a pipelining adapter at once
 
-    The next scenario's requests go ahead only when the current one's are all announced: a call made
-    after them (the steps after a message check) would meet the next scenario's game. After a failure
-    or an error they are sent again (the replay of a failure, or a restart, drops them).
+
+def judge_all(adapter: Adapter, contract: Contract, pairs: Iterable[tuple[Scenario, str]]) -> Iterator[Result]:
+    """``judge`` for each pair in order, the requests of the next ``AHEAD`` scenarios sent to a pipelining
+    adapter while one plays (one round trip for many scenarios: the implementation answers them in a
+    batch, and the runner finds the replies already read).
+
+    Later scenarios' requests go ahead only while every scenario before them is announced in full: a
+    call made after them (the steps after a message check) would meet a later scenario's game. After a
+    failure or an error they are sent again (the replay of a failure, or a restart, drops them).
     """
     chosen = list(pairs)
     lean = on_demand(adapter, contract.info)
-    announced, complete = False, True
+    upto, complete = 0, True  # the first scenario not announced; whether the last one announced is whole
     for number, (scenario, profile) in enumerate(chosen):
-        if not announced:
-            complete = _announce(adapter, contract, scenario, profile, lean, ahead=False)
-        announced = complete and number + 1 < len(chosen)
-        if announced:
-            complete = _announce(adapter, contract, *chosen[number + 1], lean, ahead=True)
+        if upto <= number:
+            complete, upto = _announce(adapter, contract, scenario, profile, lean, ahead=False), number + 1
+        while complete and upto < min(len(chosen), number + 1 + AHEAD):
+            complete, upto = _announce(adapter, contract, *chosen[upto], lean, ahead=True), upto + 1
         result = judge(adapter, contract, scenario, profile, announced=True)
-        # a failure is played again, a fault ends the process: the next one's requests may be gone
-        announced = announced and result.verdict in ("passed", "skipped")
+        if result.verdict not in ("passed", "skipped"):  # a failure is played again, a fault ends the process
+            upto = number + 1
         yield result
 
 
