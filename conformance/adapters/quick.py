@@ -20,8 +20,8 @@ import json
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
-from conformance.adapter import AdapterError, Reply
-from conformance.adapters.replies import state_of
+from conformance.adapter import Reply
+from conformance.adapters.replies import STATE_REQUIRED
 
 try:
     import msgspec
@@ -50,15 +50,29 @@ if AVAILABLE:
         skipped: Any = msgspec.UNSET
         errored: Any = msgspec.UNSET
 
+    class _State(msgspec.Struct):
+        """The typed fields of STATE (``replies._STATE_FIELDS`` in C); others are kept, unchecked, as there."""
+
+        piles: list[list[str]] | msgspec.UnsetType = msgspec.UNSET
+        hidden: list[int] | msgspec.UnsetType = msgspec.UNSET
+        foundations: dict[str, str] | msgspec.UnsetType = msgspec.UNSET
+        held: list[str] | msgspec.UnsetType = msgspec.UNSET
+        reshuffles: int | msgspec.UnsetType = msgspec.UNSET
+        moves: int | msgspec.UnsetType = msgspec.UNSET
+        status: str | msgspec.UnsetType = msgspec.UNSET
+        foundation_cards: int | msgspec.UnsetType = msgspec.UNSET
+        undo: int | msgspec.UnsetType = msgspec.UNSET
+        selected: str | msgspec.UnsetType | None = msgspec.UNSET
+
     class _ActResult(msgspec.Struct):
         accepted: bool
         reason: str | None = None
         effect: Effect | None = None
         moves: list[str] = msgspec.field(default_factory=list)
-        state: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
+        state: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
 
     class _StartResult(msgspec.Struct):
-        state: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
+        state: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
 
     class _MovesResult(msgspec.Struct):
         moves: list[str]
@@ -84,6 +98,8 @@ if AVAILABLE:
         "legal-moves-reply": msgspec.json.Decoder(_Moves),
         "message-reply": msgspec.json.Decoder(_Text),
     }
+    _CHECK_STATE = msgspec.json.Decoder(_State).decode
+    _STATE_VALUE = msgspec.json.Decoder(dict[str, Any]).decode
     _DECLINED: tuple[type[BaseException], ...] = (msgspec.MsgspecError, RecursionError, UnicodeDecodeError)
 
 
@@ -102,12 +118,17 @@ def _result(line: bytes, schema: str, seq: int) -> Any:
     return None if reply.result is msgspec.UNSET else reply.result
 
 
-def _state(state: Any, asked: frozenset[str] | None) -> dict[str, Any] | None:
-    """The state checked as ``replies.state_of`` checks it; None where it would raise."""
+def _state(raw: Any, asked: frozenset[str] | None) -> dict[str, Any] | None:
+    """The state (its raw JSON) checked as ``replies.state_of`` checks it; None where that would raise."""
+    if raw is msgspec.UNSET:
+        return {} if asked is not None and not asked else None
     try:
-        return state_of({} if state is msgspec.UNSET else {"state": state}, asked)
-    except AdapterError:
+        _CHECK_STATE(raw)  # every known field of its type
+        state = _STATE_VALUE(raw)
+    except _DECLINED:
         return None
+    needed = STATE_REQUIRED if asked is None else asked.intersection(STATE_REQUIRED)
+    return state if all(name in state for name in needed) else None
 
 
 def act_reply(line: bytes, seq: int, asked: frozenset[str] | None) -> Reply | None:
