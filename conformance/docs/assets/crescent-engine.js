@@ -36,14 +36,25 @@ const SUIT_WORDS = {
   '♤': 0, '♡': 1, '♢': 2, '♧': 3,
 };
 
-/** Read a card in any accepted spelling; returns the card number or null. */
+/** Read a card in any accepted spelling; returns the card number or null. Spellings once read are
+ *  remembered (a position text repeats the same few dozen words). */
 function parseCard(text) {
   if (typeof text !== 'string') return null;
+  const known = READ.get(text);
+  if (known !== undefined) return known;
+  const c = readSpelling(text);
+  if (READ.size < 4096) READ.set(text, c);
+  return c;
+}
+
+const READ = new Map();
+
+function readSpelling(text) {
   const chars = Array.from(text); // the suit symbols are single code points
   if (chars.length < 2) return null;
   const suitWord = chars[chars.length - 1].toUpperCase();
   const rankWord = chars.slice(0, -1).join('').toUpperCase();
-  if (!(rankWord in RANK_WORDS) || !(suitWord in SUIT_WORDS)) return null;
+  if (!Object.hasOwn(RANK_WORDS, rankWord) || !Object.hasOwn(SUIT_WORDS, suitWord)) return null;
   return card(SUIT_WORDS[suitWord], RANK_WORDS[rankWord]);
 }
 
@@ -776,24 +787,15 @@ class Game {
     return this.history.length;
   }
 
-  /** The canonical state JSON (spec/interpreting.md, spec/schema/state.schema.json). */
-  state() {
-    const pos = this.pos;
-    const foundations = {};
-    for (let s = 0; s < 4; s++) foundations[placeText(acePlace(s))] = cardText(topCard(pos, acePlace(s)));
-    for (let s = 0; s < 4; s++) foundations[placeText(kingPlace(s))] = cardText(topCard(pos, kingPlace(s)));
-    return {
-      piles: pos.piles.map((pile) => pile.map(cardText)),
-      hidden: pos.hidden.slice(),
-      foundations,
-      held: pos.heldCards().map(cardText),
-      reshuffles: pos.reshuffles,
-      moves: pos.moves,
-      status: this.status,
-      foundation_cards: pos.foundationCards(),
-      undo: this.undoDepth,
-      selected: this.selected === null ? null : placeText(this.selected),
-    };
+  /** The canonical state JSON (spec/interpreting.md, spec/schema/state.schema.json); with `fields`,
+   *  only those of its fields (state on demand), each computed only when asked for. */
+  state(fields = STATE_FIELDS) {
+    const state = {};
+    for (const name of fields) {
+      const field = STATE_FIELD[name];
+      if (field !== undefined) state[name] = field(this);
+    }
+    return state;
   }
 
   /** Legal card moves in canonical text; none once the game is over (I-GAME-OVER). */
@@ -927,6 +929,29 @@ function checkReachable(pos, P) {
     throw new RefusedError(`${pos.reshuffles} reshuffles left, more than ${P.name} allows (${P.reshuffles})`);
   }
 }
+
+function foundationsOf(pos) {
+  const foundations = {};
+  for (let s = 0; s < 4; s++) foundations[placeText(acePlace(s))] = cardText(topCard(pos, acePlace(s)));
+  for (let s = 0; s < 4; s++) foundations[placeText(kingPlace(s))] = cardText(topCard(pos, kingPlace(s)));
+  return foundations;
+}
+
+// Each field of the state, read from a game.
+const STATE_FIELD = Object.freeze({
+  __proto__: null,
+  piles: (g) => g.pos.piles.map((pile) => pile.map(cardText)),
+  hidden: (g) => g.pos.hidden.slice(),
+  foundations: (g) => foundationsOf(g.pos),
+  held: (g) => g.pos.heldCards().map(cardText),
+  reshuffles: (g) => g.pos.reshuffles,
+  moves: (g) => g.pos.moves,
+  status: (g) => g.status,
+  foundation_cards: (g) => g.pos.foundationCards(),
+  undo: (g) => g.undoDepth,
+  selected: (g) => (g.selected === null ? null : placeText(g.selected)),
+});
+const STATE_FIELDS = Object.keys(STATE_FIELD);
 return { RefusedError, Game, checkReachable };
 })();
 

@@ -30,14 +30,25 @@ const SUIT_WORDS = {
   '♤': 0, '♡': 1, '♢': 2, '♧': 3,
 };
 
-/** Read a card in any accepted spelling; returns the card number or null. */
+/** Read a card in any accepted spelling; returns the card number or null. Spellings once read are
+ *  remembered (a position text repeats the same few dozen words). */
 export function parseCard(text) {
   if (typeof text !== 'string') return null;
+  const known = READ.get(text);
+  if (known !== undefined) return known;
+  const c = readSpelling(text);
+  if (READ.size < 4096) READ.set(text, c);
+  return c;
+}
+
+const READ = new Map();
+
+function readSpelling(text) {
   const chars = Array.from(text); // the suit symbols are single code points
   if (chars.length < 2) return null;
   const suitWord = chars[chars.length - 1].toUpperCase();
   const rankWord = chars.slice(0, -1).join('').toUpperCase();
-  if (!(rankWord in RANK_WORDS) || !(suitWord in SUIT_WORDS)) return null;
+  if (!Object.hasOwn(RANK_WORDS, rankWord) || !Object.hasOwn(SUIT_WORDS, suitWord)) return null;
   return card(SUIT_WORDS[suitWord], RANK_WORDS[rankWord]);
 }
 

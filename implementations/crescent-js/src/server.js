@@ -1,7 +1,7 @@
-// The stdio adapter protocol, version 2 (spec/protocol.md): one JSON object per line on stdin,
-// exactly one reply line per request (except `stop`) on stdout. Logs go to stderr only.
+// The stdio adapter protocol, version 3 (spec/protocol.md): one JSON object per line on stdin,
+// exactly one reply line per request (except `stop`) on stdout. Logs go to stderr only. A runner
+// that asks for version 2 is answered in version 2 (without the observations version 3 added).
 
-import { createInterface } from 'node:readline';
 import { NotationError } from './cards.js';
 import { Game, RefusedError } from './game.js';
 import { BASE_PROFILES, VARIANTS, ProfileError } from './profiles.js';
@@ -14,9 +14,22 @@ export const IMPLEMENTATION = Object.freeze({
   profiles: BASE_PROFILES,
   variants: VARIANTS,
   capabilities: ['undo', 'tap', 'drop', 'game-codes', 'legal-moves', 'selection', 'messages',
-    'reasons', 'waiting', 'undo-count', 'effect', 'card-moves', 'state-on-demand'],
+    'reasons', 'waiting', 'undo-count', 'effect', 'card-moves', 'move-count', 'reshuffle-count', 'lost',
+    'state-on-demand'],
   languages: LANGUAGES,
 });
+
+export const PROTOCOL_VERSION = 3;
+const ADDED_IN_3 = ['move-count', 'reshuffle-count', 'lost']; // implied by a version 2 handshake
+
+/** The handshake reply to a runner asking for `version`: ours, or 2 for a runner that asks for 2. */
+export function hello(version) {
+  if (version === 2) {
+    const capabilities = IMPLEMENTATION.capabilities.filter((c) => !ADDED_IN_3.includes(c));
+    return { version: 2, implementation: { ...IMPLEMENTATION, capabilities } };
+  }
+  return { version: PROTOCOL_VERSION, implementation: IMPLEMENTATION };
+}
 
 /** One session: the handshake and the current game. `handle` maps a request to its reply. */
 export class Session {
@@ -31,8 +44,10 @@ export class Session {
       return { errored: { message: 'a request must be a JSON object' } };
     }
     if (req.cmd === 'start') {
-      if (req.version !== 2) this.log(`runner speaks protocol version ${req.version}; we speak 2`);
-      return { version: 2, implementation: IMPLEMENTATION };
+      if (req.version !== 2 && req.version !== PROTOCOL_VERSION) {
+        this.log(`runner speaks protocol version ${req.version}; we speak 2 and ${PROTOCOL_VERSION}`);
+      }
+      return hello(req.version);
     }
     if (req.cmd === 'stop') return null;
     const reply = { seq: req.seq };
@@ -102,48 +117,64 @@ function withState(reply, game, wanted) {
   if (wanted === null) {
     reply.state = game.state();
   } else if (wanted.length > 0) {
-    const whole = game.state();
-    reply.state = Object.fromEntries(wanted.filter((n) => n in whole).map((n) => [n, whole[n]]));
+    reply.state = game.state(wanted);
   }
   return reply;
 }
 
-/** Serve the protocol on the given streams until `stop` or end of input. The replies to the requests
- *  that arrived together (a runner pipelining a scenario) go out in one write. */
+/** Serve the protocol on the given streams until `stop` or end of input. The requests that arrive
+ *  together (a runner pipelining scenarios) are answered together: their replies go out in one write. */
 export function serve({ input = process.stdin, output = process.stdout, log = (m) => process.stderr.write(`crescent-js: ${m}\n`) } = {}) {
   const session = new Session(log);
-  const rl = createInterface({ input, crlfDelay: Infinity, terminal: false });
-  let due = [];
-  const flush = () => {
-    if (due.length > 0) output.write(due.join(''));
-    due = [];
-  };
-  const say = (reply) => {
-    if (due.length === 0) setImmediate(flush);
-    due.push(`${JSON.stringify(reply)}\n`);
-  };
+  let pending = '';
+  let stopped = false;
   return new Promise((resolve) => {
-    rl.on('line', (line) => {
-      if (line.trim() === '') return;
-      let req;
-      try {
-        req = JSON.parse(line);
-      } catch (e) {
-        log(`not JSON: ${line}`);
-        say({ seq: null, errored: { message: `not JSON: ${e.message}` } });
-        return;
-      }
-      const reply = session.handle(req);
-      if (reply === null) {
-        flush();
-        rl.close();
-        return;
-      }
-      say(reply);
-    });
-    rl.on('close', () => {
-      flush();
+    const finish = () => {
+      if (stopped) return;
+      stopped = true;
+      input.removeListener('data', onData);
+      input.pause();
       resolve();
+    };
+    const onData = (chunk) => {
+      if (stopped) return;
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop();
+      const replies = [];
+      for (const line of lines) {
+        const reply = answer(session, line, log);
+        if (reply === null) {
+          if (replies.length > 0) output.write(replies.join(''));
+          finish();
+          return;
+        }
+        if (reply !== undefined) replies.push(reply);
+      }
+      if (replies.length > 0) output.write(replies.join(''));
+    };
+    input.setEncoding('utf8');
+    input.on('data', onData);
+    input.on('end', () => {
+      if (!stopped && pending.trim() !== '') {
+        const reply = answer(session, pending, log);
+        if (reply) output.write(reply);
+      }
+      finish();
     });
   });
+}
+
+/** The reply line to one request line: undefined for a blank line, null for `stop`. */
+function answer(session, raw, log) {
+  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  if (line.trim() === '') return undefined;
+  let req;
+  try {
+    req = JSON.parse(line);
+  } catch (e) {
+    log(`not JSON: ${line}`);
+    return `${JSON.stringify({ seq: null, errored: { message: `not JSON: ${e.message}` } })}\n`;
+  }
+  const reply = session.handle(req);
+  return reply === null ? null : `${JSON.stringify(reply)}\n`;
 }

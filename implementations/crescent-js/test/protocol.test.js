@@ -104,3 +104,34 @@ test('state on demand: a request names the state fields it needs, [] for none, a
   assert.equal(whole.result.state.moves, 1);
   assert.equal(whole.result.state.piles.length, 16);
 });
+
+test('version 3 is answered in 3 with the counters and lost; a version 2 runner gets 2 without them', async () => {
+  const three = (await session([{ cmd: 'start', version: 3 }])).replies[0];
+  assert.equal(three.version, 3);
+  for (const c of ['move-count', 'reshuffle-count', 'lost', 'state-on-demand']) {
+    assert.ok(three.implementation.capabilities.includes(c), c);
+  }
+  const two = (await session([{ cmd: 'start', version: 2 }])).replies[0];
+  assert.equal(two.version, 2);
+  assert.ok(!two.implementation.capabilities.includes('lost'));
+  assert.ok(two.implementation.capabilities.includes('state-on-demand'));
+});
+
+test('requests pipelined in one write, split anywhere, CRLF or not, are answered in order', async () => {
+  const child = spawn(process.execPath, [BIN], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
+  const done = new Promise((resolve) => child.on('exit', resolve));
+  const text = [
+    { cmd: 'start', version: 3 },
+    { cmd: 'new_game', seq: 1, profile: 'app', code: CODE, state: [] },
+    ...Array.from({ length: 40 }, (_, n) => ({ cmd: 'act', seq: n + 2, action: 'p3-p1', state: ['moves'] })),
+  ].map((r) => JSON.stringify(r)).join('\r\n') + '\n{"cmd":"stop"}\n';
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length; at += 7) child.stdin.write(bytes.subarray(at, at + 7)); // splits ♠ too
+  assert.equal(await done, 0);
+  const replies = out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  assert.equal(replies.length, 42);
+  assert.deepEqual(replies.slice(1).map((r) => r.seq), Array.from({ length: 41 }, (_, n) => n + 1));
+  assert.deepEqual(replies[2].result.state, { moves: 0 });
+});
