@@ -38,7 +38,7 @@ def encoder() -> Callable[[dict[str, Any]], bytes]:
     if AVAILABLE:
         encode = msgspec.json.Encoder().encode
         return lambda message: encode(message) + b"\n"
-    return lambda message: (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8")
+    return lambda message: (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
 
 if AVAILABLE:
@@ -148,13 +148,13 @@ def start_state(line: bytes, seq: int, asked: frozenset[str] | None) -> dict[str
     return None if result is None else _state(result.state, asked)
 
 
-def legal_moves(line: bytes, seq: int) -> list[str] | None:
+def legal_moves(line: bytes, seq: int, asked: frozenset[str] | None = None) -> list[str] | None:
     """A ``legal_moves`` reply's moves."""
     result = _result(line, "legal-moves-reply", seq)
     return None if result is None else list(result.moves)
 
 
-def message_text(line: bytes, seq: int) -> str | None:
+def message_text(line: bytes, seq: int, asked: frozenset[str] | None = None) -> str | None:
     """A ``message`` reply's text."""
     result = _result(line, "message-reply", seq)
     return None if result is None else str(result.text)
