@@ -18,9 +18,7 @@ import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn, TypeVar
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from conformance.adapter import STATE_ON_DEMAND, AdapterError, Call, Info, Reply
 from conformance.adapters import quick
@@ -39,6 +37,9 @@ from conformance.adapters.replies import (
 )
 from crescent_ref.spec_files import spec_dir
 
+if TYPE_CHECKING:  # jsonschema is imported when a schema is checked (--validate-protocol), not at start-up
+    import jsonschema
+
 __all__ = ["PROTOCOL_VERSION", "StdioAdapter", "clip_context", "schema_problem"]
 T = TypeVar("T")
 
@@ -46,6 +47,8 @@ T = TypeVar("T")
 @functools.cache
 def protocol_validator(name: str) -> jsonschema.Draft202012Validator:
     """A validator for one message of spec/schema/protocol.schema.json (``$defs`` entry ``name``)."""
+    import jsonschema
+
     folder = spec_dir() / "schema"
     schemas = {f: json.loads((folder / f).read_text("utf-8")) for f in ("protocol.schema.json", "state.schema.json")}
     from referencing import Registry, Resource
@@ -57,6 +60,8 @@ def protocol_validator(name: str) -> jsonschema.Draft202012Validator:
 
 def schema_problem(name: str, message: Any) -> str | None:
     """None when ``message`` is a valid ``name`` message, else the first problem."""
+    import jsonschema
+
     error = jsonschema.exceptions.best_match(protocol_validator(name).iter_errors(message))
     if error is None:
         return None
@@ -67,9 +72,7 @@ def schema_problem(name: str, message: Any) -> str | None:
 class StdioAdapter:
     """The adapter protocol spoken to a subprocess."""
 
-    def __init__(
-        self, command: str, timeout: float = 10.0, validate: bool = False, max_line: int = MAX_LINE
-    ) -> None:
+    def __init__(self, command: str, timeout: float = 10.0, validate: bool = False, max_line: int = MAX_LINE) -> None:
         self.argv = shlex.split(command)
         if not self.argv:
             raise ValueError("the command line is empty")
@@ -469,5 +472,3 @@ def _has_lone_surrogate(value: Any) -> bool:
     except UnicodeEncodeError:
         return True
     return False
-
-
