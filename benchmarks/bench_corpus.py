@@ -64,7 +64,7 @@ def run_all(pairs: list[tuple[Scenario, str]], cmd: str | None, full_state: bool
     if full_state:
         info = _lean_off(info)
     passed = sum(r.verdict == "passed" for r in run_scenarios(adapter, info, pairs))
-    requests = adapter.seq if isinstance(adapter, StdioAdapter) else 0
+    requests = adapter.calls if isinstance(adapter, StdioAdapter) else 0
     adapter.close()
     return Run(_cpu() - cpu, time.perf_counter() - wall, requests, passed)
 

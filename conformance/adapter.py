@@ -37,6 +37,9 @@ CAPABILITIES = OFFERS + tuple(OBSERVATIONS)
 # (spec/protocol.md, "State on demand"). Not in CAPABILITIES: an in-process adapter declaring it
 # must take the ``fields`` keyword of ``start`` and ``act``.
 STATE_ON_DEMAND = "state-on-demand"
+# A protocol feature: the runner may send a scenario's requests as one ``batch`` request, answered by one
+# reply holding a reply per request (spec/protocol.md, "Batches").
+BATCH = "batch"
 
 
 @dataclass(frozen=True, slots=True)

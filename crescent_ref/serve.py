@@ -34,6 +34,7 @@ PROTOCOL_VERSION = 3
 CAPABILITIES = ["undo", "tap", "drop", "game-codes", "legal-moves", "selection", "messages"]
 OBSERVATIONS = ["reasons", "waiting", "undo-count", "effect", "card-moves", "move-count", "reshuffle-count", "lost"]
 ON_DEMAND = "state-on-demand"  # a request's "state": [field, ...] asks for only those fields
+BATCH = "batch"  # {"cmd": "batch", "requests": [...]} is answered {"replies": [...]}, one per request
 Reply = dict[str, Any]
 
 
@@ -47,7 +48,7 @@ def hello() -> Reply:
             "language": "python",
             "profiles": base_names(),
             "variants": variant_names(),
-            "capabilities": CAPABILITIES + OBSERVATIONS + [ON_DEMAND],
+            "capabilities": CAPABILITIES + OBSERVATIONS + [ON_DEMAND, BATCH],
             "languages": list(LANGUAGES),
         },
     }
@@ -63,6 +64,7 @@ class Server:
             "act": self._act,
             "legal_moves": self._legal_moves,
             "message": self._message,
+            "batch": self._batch,
         }
 
     def handle(self, request: Any) -> Reply | None:
@@ -112,6 +114,21 @@ class Server:
 
     def _message(self, req: dict[str, Any]) -> Reply:
         return {"text": message(_text(req, "reason"), _text(req, "lang"))}
+
+    def _batch(self, req: dict[str, Any]) -> Reply:
+        """The replies to a batch's requests, in order, each as if sent alone (without its seq)."""
+        requests = req.get("requests")
+        if not isinstance(requests, list):
+            raise RequestError(f"field 'requests' must be a list of requests, got {quoted(json.dumps(requests))}")
+        return {"replies": [self._inner(request) for request in requests]}
+
+    def _inner(self, request: Any) -> Reply:
+        if isinstance(request, dict) and request.get("cmd") in ("start", "stop", "batch"):
+            reply = errored(None, f"{quoted(repr(request['cmd']))} cannot be sent inside a batch")
+        else:
+            reply = _answer(self, request) or errored(None, "no reply")
+        reply.pop("seq", None)
+        return reply
 
 
 def _wanted(req: dict[str, Any]) -> list[str] | None:

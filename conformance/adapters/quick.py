@@ -46,7 +46,7 @@ if AVAILABLE:
     class _Envelope(msgspec.Struct):
         """What every reply holds beside its result; a skipped or errored field present makes it declined."""
 
-        seq: int
+        seq: int | msgspec.UnsetType = msgspec.UNSET  # absent in a batch's inner replies
         skipped: Any = msgspec.UNSET
         errored: Any = msgspec.UNSET
 
@@ -92,7 +92,14 @@ if AVAILABLE:
     class _Text(_Envelope):
         result: _TextResult | msgspec.UnsetType = msgspec.UNSET
 
+    class _BatchResult(msgspec.Struct):
+        replies: list[msgspec.Raw]
+
+    class _Batch(_Envelope):
+        result: _BatchResult | msgspec.UnsetType = msgspec.UNSET
+
     _DECODERS: dict[str, Any] = {
+        "batch-reply": msgspec.json.Decoder(_Batch),
         "act-reply": msgspec.json.Decoder(_Act),
         "new-game-reply": msgspec.json.Decoder(_Start),
         "legal-moves-reply": msgspec.json.Decoder(_Moves),
@@ -103,17 +110,23 @@ if AVAILABLE:
     _DECLINED: tuple[type[BaseException], ...] = (msgspec.MsgspecError, RecursionError, UnicodeDecodeError)
 
 
-def _result(line: bytes, schema: str, seq: int) -> Any:
-    """The typed ``result`` of a well-formed reply of kind ``schema`` to request ``seq``, else None."""
+Line = Any  # a reply line (bytes), or one inner reply of a batch (msgspec.Raw, in a line already read)
+
+
+def _result(line: Line, schema: str, seq: int | None) -> Any:
+    """The typed ``result`` of a well-formed reply of kind ``schema`` to request ``seq`` (None: an inner
+    reply of a batch, which has no seq), else None."""
     if not AVAILABLE:
         return None
     try:
-        if not line.isascii():
+        if isinstance(line, bytes) and not line.isascii():
             line.decode("utf-8")  # msgspec checks the strings it reads, not those of fields it skips
         reply = _DECODERS[schema].decode(line)
     except _DECLINED:
         return None
-    if reply.seq != seq or reply.skipped is not msgspec.UNSET or reply.errored is not msgspec.UNSET:
+    if seq is not None and reply.seq != seq:
+        return None
+    if reply.skipped is not msgspec.UNSET or reply.errored is not msgspec.UNSET:
         return None
     return None if reply.result is msgspec.UNSET else reply.result
 
@@ -131,7 +144,7 @@ def _state(raw: Any, asked: frozenset[str] | None) -> dict[str, Any] | None:
     return state if all(name in state for name in needed) else None
 
 
-def act_reply(line: bytes, seq: int, asked: frozenset[str] | None) -> Reply | None:
+def act_reply(line: Line, seq: int | None, asked: frozenset[str] | None) -> Reply | None:
     """An ``act`` reply read into a Reply (``asked``: the state fields asked for, under state on demand)."""
     result = _result(line, "act-reply", seq)
     if result is None:
@@ -142,19 +155,25 @@ def act_reply(line: bytes, seq: int, asked: frozenset[str] | None) -> Reply | No
     return Reply(result.accepted, result.reason, result.effect, tuple(result.moves), state)
 
 
-def start_state(line: bytes, seq: int, asked: frozenset[str] | None) -> dict[str, Any] | None:
+def start_state(line: Line, seq: int | None, asked: frozenset[str] | None) -> dict[str, Any] | None:
     """A ``new_game`` reply's state."""
     result = _result(line, "new-game-reply", seq)
     return None if result is None else _state(result.state, asked)
 
 
-def legal_moves(line: bytes, seq: int, asked: frozenset[str] | None = None) -> list[str] | None:
+def legal_moves(line: Line, seq: int | None, asked: frozenset[str] | None = None) -> list[str] | None:
     """A ``legal_moves`` reply's moves."""
     result = _result(line, "legal-moves-reply", seq)
     return None if result is None else list(result.moves)
 
 
-def message_text(line: bytes, seq: int, asked: frozenset[str] | None = None) -> str | None:
+def message_text(line: Line, seq: int | None, asked: frozenset[str] | None = None) -> str | None:
     """A ``message`` reply's text."""
     result = _result(line, "message-reply", seq)
     return None if result is None else str(result.text)
+
+
+def batch_replies(line: bytes, seq: int, size: int) -> list[Any] | None:
+    """The ``size`` inner replies of a ``batch`` reply to request ``seq``, each unread (msgspec.Raw)."""
+    result = _result(line, "batch-reply", seq)
+    return None if result is None or len(result.replies) != size else list(result.replies)

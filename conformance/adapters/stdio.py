@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from conformance.adapter import STATE_ON_DEMAND, AdapterError, Call, Info, Reply
+from conformance.adapter import BATCH, STATE_ON_DEMAND, AdapterError, Call, Info, Reply, Skip
 from conformance.adapters import quick
 from conformance.adapters.handshake import PROTOCOL_VERSION, info_from_handshake
 from conformance.adapters.pipes import MAX_LINE, Child, LineTooLong
@@ -87,6 +87,8 @@ class StdioAdapter:
         self._queue: collections.deque[_Sent] = collections.deque()  # announced requests sent, replies unread
         self._in_flight = False  # a request sent and its reply not read: an interrupt came, or a fault
         self._lean = False  # state on demand, once the handshake declared it
+        self._batching = False  # batch requests, once the handshake declared them
+        self.calls = 0  # calls written (each request of a batch counts)
         self._encode = quick.encoder()
         self._bodies: dict[Key, bytes] = {}  # a call's request line after its seq
 
@@ -136,6 +138,7 @@ class StdioAdapter:
         except AdapterError as err:
             self._fail(process, err.message, line)
         self._lean = self.on_demand
+        self._batching = not self.validate and self._info is not None and BATCH in self._info.capabilities
 
     def _fail(self, process: Child, what: str, seen: str | bytes = "") -> NoReturn:
         self._queue.clear()
@@ -196,7 +199,7 @@ class StdioAdapter:
         self,
         key: Key,
         schema: str,
-        quick: Callable[[bytes, int, Asked], T | None],
+        quick: Callable[[Any, int | None, Asked], T | None],
         strict: Callable[[dict[str, Any], Asked], T],
         asked: Asked = None,
         loading: bool = False,
@@ -206,12 +209,16 @@ class StdioAdapter:
         self._in_flight = True  # an interrupt leaves it so: close() then kills at once
         try:
             process, sent = self._exchange(key, schema)
+            if sent.batch is not None:
+                answer = self._from_batch(process, sent, schema, quick, strict, asked, loading)
+                self._in_flight = False
+                return answer
             if sent.got is None and not self.validate:
                 line = self._receive(process, sent.deadline or time.monotonic() + self.timeout)
-                answer = quick(line, sent.seq, asked)
-                if answer is not None:
+                quickly = quick(line, sent.seq, asked)
+                if quickly is not None:
                     self._in_flight = False
-                    return answer
+                    return quickly
                 sent.got = (line, self._parse(process, line, schema))
             got = sent.got or self._read(process, schema, sent.deadline or time.monotonic() + self.timeout)
             result = self._answer(process, got, sent.seq, loading)
@@ -234,6 +241,7 @@ class StdioAdapter:
             self._discard()
             process = self._ensure()
         self.seq += 1
+        self.calls += 1
         deadline = time.monotonic() + self.timeout
         self._send_bytes(process, self._line(key, self.seq), deadline)
         return process, _Sent(key, self.seq, deadline=deadline)
@@ -264,13 +272,78 @@ class StdioAdapter:
         if not ahead:
             self._discard()
         process = self._live()
-        lines = []
-        for name, args in calls:
-            key = self._key_for(name, args)
+        keys = [self._key_for(name, args) for name, args in calls]
+        self.calls += len(keys)
+        if self._batching and len(keys) > 1:  # one request holding them all
             self.seq += 1
-            self._queue.append(_Sent(key, self.seq))
-            lines.append(self._line(key, self.seq))
-        self._send_bytes(process, b"".join(lines), time.monotonic() + self.timeout)
+            batch = _Batch(self.seq, len(keys))
+            self._queue.extend(_Sent(key, self.seq, batch=batch, index=n) for n, key in enumerate(keys))
+            inner = b",".join(b"{" + self._body(key)[1:-1] for key in keys)
+            data = b'{"seq":%d,"cmd":"batch","requests":[%s]}\n' % (self.seq, inner)
+        else:
+            lines = []
+            for key in keys:
+                self.seq += 1
+                self._queue.append(_Sent(key, self.seq))
+                lines.append(self._line(key, self.seq))
+            data = b"".join(lines)
+        self._send_bytes(process, data, time.monotonic() + self.timeout)
+
+    def _from_batch(
+        self,
+        process: Child,
+        sent: _Sent,
+        schema: str,
+        quick: Callable[[Any, int | None, Asked], T | None],
+        strict: Callable[[dict[str, Any], Asked], T],
+        asked: Asked,
+        loading: bool,
+    ) -> T:
+        """The answer to a call sent in a batch: its inner reply, read quickly or strictly as a reply is."""
+        assert sent.batch is not None
+        batch = sent.batch
+        inner = self._inner_replies(process, batch)[sent.index]
+        if not batch.strict:
+            answer = quick(inner, None, asked)
+            if answer is not None:
+                return answer
+            inner = self._parse(process, bytes(inner), schema)
+        try:
+            result = result_of(inner, loading)
+        except Errored:
+            raise  # a well-formed errored reply: the process goes on
+        except AdapterError as err:
+            self._fail(process, f"reply breaks the protocol schema: {err.message}", bytes(batch.line or b""))
+        return self._read_field(lambda: strict(result, asked))
+
+    def _inner_replies(self, process: Child, batch: _Batch) -> list[Any]:
+        """A batch's inner replies, its reply line read once (quickly: each unread; else strictly: objects);
+        a batch reply that is not a result of one object per request kills the process (AdapterError)."""
+        if batch.inner is not None:
+            return batch.inner
+        line = batch.line = self._receive(process, time.monotonic() + self.timeout)
+        raws = None if self.validate else quick.batch_replies(line, batch.seq, batch.size)
+        if raws is None:
+            batch.strict = True
+            raws = self._strict_batch(process, line, batch)
+        batch.inner = raws
+        return raws
+
+    def _strict_batch(self, process: Child, line: bytes, batch: _Batch) -> list[Any]:
+        result = self._answer_batch(process, (line, self._parse(process, line, "batch-reply")), batch.seq)
+        replies = result.get("replies")
+        if not isinstance(replies, list) or len(replies) != batch.size or not all(isinstance(r, dict) for r in replies):
+            what = f"a list of {batch.size} reply objects"
+            self._fail(process, f'reply breaks the protocol schema: field "result.replies": expected {what}', line)
+        return replies
+
+    def _answer_batch(self, process: Child, got: tuple[bytes, dict[str, Any]], seq: int) -> dict[str, Any]:
+        """A batch reply's result: a batch that is skipped or errored as a whole is a fault (the runner only
+        sends batches an implementation declaring ``batch`` can read)."""
+        try:
+            return self._answer(process, got, seq, False)
+        except (Errored, Skip) as err:
+            self._fail(process, f"answered a batch request as a whole, not request by request: {err}", got[0])
 
     def _key_for(self, name: str, args: Mapping[str, Any]) -> Key:
         """What identifies an announced call: its command and arguments (the state fields only when asked)."""
@@ -290,15 +363,18 @@ class StdioAdapter:
     def _line(self, key: Key, seq: int) -> bytes:
         """The request line of the call ``key`` with ``seq``: ``seq`` first, then the call's fields, encoded
         once per call (a corpus repeats its actions and starts)."""
+        return b'{"seq":%d%s' % (seq, self._body(key))
+
+    def _body(self, key: Key) -> bytes:
+        """The request line of the call ``key`` after its ``seq`` (``,"cmd":...}`` and the newline)."""
         body = self._bodies.get(key)
         if body is None:
             line = self._encode(_message(key, 0))
-            if not line.startswith(_NO_SEQ):
-                return self._encode(_message(key, seq))
+            assert line.startswith(_NO_SEQ), line  # both encoders write compact JSON in the message's order
             body = line[len(_NO_SEQ) :]
             if len(self._bodies) < BODIES:
                 self._bodies[key] = body
-        return b'{"seq":%d%s' % (seq, body)
+        return body
 
     def _skip_to(self, key: Key) -> bool:
         """For a ``new_game`` announced further on (the calls before it were never made: a scenario
@@ -311,7 +387,9 @@ class StdioAdapter:
         try:
             for _ in range(at):
                 sent = self._queue.popleft()
-                if sent.got is None:
+                if sent.batch is not None:
+                    self._inner_replies(self.process, sent.batch)
+                elif sent.got is None:
                     self._read(self.process, "act-reply", time.monotonic() + self.timeout)
         except AdapterError:
             return False  # the process is gone, the queue with it
@@ -320,7 +398,9 @@ class StdioAdapter:
     def _read_ahead(self, process: Child) -> None:
         """Read every reply still due into its queue entry (a fault kills the process, AdapterError)."""
         for sent in self._queue:
-            if sent.got is None:
+            if sent.batch is not None:
+                self._inner_replies(process, sent.batch)
+            elif sent.got is None:
                 sent.got = self._read(process, "act-reply", time.monotonic() + self.timeout)
 
     def _discard(self) -> None:
@@ -425,13 +505,28 @@ def _message(key: Key, seq: int) -> dict[str, Any]:
 
 
 @dataclass(slots=True)
+class _Batch:
+    """A batch request written: its seq and size, its reply line once read, and its inner replies once
+    split (each unread, msgspec.Raw; or objects when ``strict``: the quick reader declined the line)."""
+
+    seq: int
+    size: int
+    line: bytes | None = None
+    inner: list[Any] | None = None
+    strict: bool = False
+
+
+@dataclass(slots=True)
 class _Sent:
-    """A request written: its call, seq, its reply once read, and its deadline when sent on its own."""
+    """A request written: its call, seq, its reply once read, and its deadline when sent on its own; a call
+    sent in a batch has the batch and its place there instead."""
 
     key: Key
     seq: int
     got: tuple[bytes, dict[str, Any]] | None = None
     deadline: float | None = None
+    batch: _Batch | None = None
+    index: int = 0
 
 
 class _NonFinite(ValueError):

@@ -15,7 +15,7 @@ export const IMPLEMENTATION = Object.freeze({
   variants: VARIANTS,
   capabilities: ['undo', 'tap', 'drop', 'game-codes', 'legal-moves', 'selection', 'messages',
     'reasons', 'waiting', 'undo-count', 'effect', 'card-moves', 'move-count', 'reshuffle-count', 'lost',
-    'state-on-demand'],
+    'state-on-demand', 'batch'],
   languages: LANGUAGES,
 });
 
@@ -84,6 +84,11 @@ export class Session {
       }
       case 'legal_moves':
         return { moves: this.requireGame().legalMoves() };
+      case 'batch': {
+        // Batches: each request answered as if sent alone, its reply without seq, in order.
+        if (!Array.isArray(req.requests)) throw new RequestError(`field 'requests' must be a list of requests, got ${JSON.stringify(req.requests)}`);
+        return { replies: req.requests.map((inner) => this.inner(inner)) };
+      }
       case 'message': {
         const text = message(req.reason, req.lang);
         if (text === null) throw new RequestError(`no message for ${JSON.stringify(req.reason)} in ${JSON.stringify(req.lang)}`);
@@ -92,6 +97,15 @@ export class Session {
       default:
         throw new RequestError(`unknown command ${JSON.stringify(req.cmd)}`);
     }
+  }
+
+  /** The reply to one request of a batch, without seq. */
+  inner(req) {
+    if (req !== null && typeof req === 'object' && ['start', 'stop', 'batch'].includes(req.cmd)) {
+      return { errored: { message: `${JSON.stringify(req.cmd)} cannot be sent inside a batch` } };
+    }
+    const { seq, ...reply } = this.handle(req);
+    return reply;
   }
 
   requireGame() {

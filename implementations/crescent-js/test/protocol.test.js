@@ -135,3 +135,26 @@ test('requests pipelined in one write, split anywhere, CRLF or not, are answered
   assert.deepEqual(replies.slice(1).map((r) => r.seq), Array.from({ length: 41 }, (_, n) => n + 1));
   assert.deepEqual(replies[2].result.state, { moves: 0 });
 });
+
+test('a batch is answered with one reply per request, in order, each as if sent alone', async () => {
+  const { replies } = await session([
+    { cmd: 'start', version: 3 },
+    { cmd: 'batch', seq: 9, requests: [
+      { cmd: 'new_game', profile: 'app', code: CODE, state: [] },
+      { cmd: 'act', action: 'p3-p1', state: ['moves'] },
+      { cmd: 'act', action: 5 },
+      { cmd: 'stop' },
+      { cmd: 'legal_moves' },
+    ] },
+    { cmd: 'batch', seq: 10, requests: 'no' },
+  ]);
+  assert.ok(replies[0].implementation.capabilities.includes('batch'));
+  const [game, refused, bad, stop, legal] = replies[1].result.replies;
+  assert.equal(replies[1].seq, 9);
+  assert.deepEqual(game, { result: {} });
+  assert.deepEqual(refused.result, { accepted: false, reason: 'wrong-suit', effect: null, moves: [], state: { moves: 0 } });
+  assert.ok(bad.errored && stop.errored && !('seq' in bad));
+  assert.ok(legal.result.moves.includes('p8-A♠'));
+  assert.equal(replies[2].seq, 10);
+  assert.ok(replies[2].errored);
+});
