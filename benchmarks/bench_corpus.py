@@ -12,11 +12,17 @@ turns state on demand off (every reply carries the whole state, as version 2 ada
 The whole job (``crescent-conformance run -q`` in a child process, start-up and adapter included)
 is measured in the same rounds. Scenario loading is timed separately, once. Report the machine load
 (``uptime``) with the figures.
+
+Child processes (the whole jobs, the reference's ``serve``) run with Python's bytecode cache on, as an
+installed kit does (pip compiles the .pyc files at install): a ``PYTHONDONTWRITEBYTECODE`` in the
+environment would make every process compile the kit's sources again, which no installed kit pays.
+``--as-set`` keeps the environment as it is.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import shutil
 import statistics
@@ -99,7 +105,10 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="rounds (each plays every subject once)")
     parser.add_argument("--no-js", action="store_true", help="leave crescent-js out")
     parser.add_argument("--full-state", action="store_true", help="state on demand off: whole state every reply")
+    parser.add_argument("--as-set", action="store_true", help="keep PYTHONDONTWRITEBYTECODE if the environment sets it")
     args = parser.parse_args()
+    if not args.as_set and os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+        print("PYTHONDONTWRITEBYTECODE unset for the child processes (bytecode cached as installed; --as-set keeps it)")
     began = time.perf_counter()
     pairs = plan(load_corpus())
     print(f"corpus: {len(pairs)} scenario-profile runs, loaded and validated in {time.perf_counter() - began:.3f}s")
