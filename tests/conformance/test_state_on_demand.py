@@ -28,8 +28,13 @@ class Recording(StdioAdapter):
         self.sent: list[dict[str, Any]] = []
 
     def _send_bytes(self, process: Any, data: bytes, deadline: float) -> None:
-        self.sent += [json.loads(line) for line in data.splitlines()]
+        self.sent += [r for line in data.splitlines() for r in requests_in(json.loads(line))]
         super()._send_bytes(process, data, deadline)
+
+
+def requests_in(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """The requests a line holds: itself, or a batch's requests."""
+    return list(request["requests"]) if request.get("cmd") == "batch" else [request]
 
 
 def test_the_runner_asks_for_only_the_fields_a_step_checks() -> None:
@@ -69,7 +74,7 @@ def test_scenarios_are_pipelined_one_write_for_many_requests() -> None:
 
     class Counting(StdioAdapter):
         def _send_bytes(self, process: Any, data: bytes, deadline: float) -> None:
-            writes.append(data.count(b"\n"))
+            writes.append(sum(len(requests_in(json.loads(line))) for line in data.splitlines()))
             super()._send_bytes(process, data, deadline)
 
     adapter = Counting(SERVE, timeout=LENIENT)

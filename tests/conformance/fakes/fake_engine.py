@@ -204,6 +204,14 @@ def trigger(mode: str) -> str:
     return "new_game" if mode in START_FAULTS else "legal_moves" if mode in LEGAL_FAULTS else "act"
 
 
+def _without_batch(reply: dict[str, Any] | bytes) -> dict[str, Any] | bytes:
+    """The handshake reply without the capability ``batch``."""
+    if not isinstance(reply, dict):
+        return reply
+    impl = reply["implementation"]
+    return {**reply, "implementation": {**impl, "capabilities": [c for c in impl["capabilities"] if c != "batch"]}}
+
+
 def serve(mode: str, nth: int, flag: Path) -> int:
     """Answer requests on stdin until ``stop``, with the one fault."""
     server, seen = Server(), Counter[str]()
@@ -213,6 +221,8 @@ def serve(mode: str, nth: int, flag: Path) -> int:
         reply: dict[str, Any] | bytes | None = server.handle(request)
         if reply is None:
             return 0
+        if request.get("cmd") == "start":  # one request a line: the faults are counted by request
+            reply = _without_batch(reply)
         if request.get("cmd") == trigger(mode) and seen[trigger(mode)] == nth and not flag.exists():
             flag.touch()
             assert isinstance(reply, dict)
