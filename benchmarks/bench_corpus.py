@@ -131,13 +131,16 @@ def main() -> int:
 
 
 def _print(runs: dict[str, list[Run]]) -> None:
+    """Per subject: median CPU and wall, the ratio of medians to in-process, and the median of the rounds'
+    own ratios (each round's subjects ran back to back: the steadier figure when the load moves)."""
     base = statistics.median(r.cpu for r in runs["in-process"])
     for name, done in runs.items():
         cpu, wall = statistics.median(r.cpu for r in done), statistics.median(r.wall for r in done)
+        paired = statistics.median(r.cpu / b.cpu for r, b in zip(done, runs["in-process"], strict=True))
         requests = done[-1].requests
         per = f", {cpu / requests * 1e6:.0f} us CPU a request ({requests} requests)" if requests else ""
         print(f"  {name:<18} CPU {cpu:.3f}s  wall {wall:.3f}s  {cpu / base:.2f}x in-process CPU"
-              f"  ({done[-1].passed} passed){per}")
+              f" (rounds' median {paired:.2f}x)  ({done[-1].passed} passed){per}")
 
 
 if __name__ == "__main__":
