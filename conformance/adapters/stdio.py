@@ -6,6 +6,10 @@ writes something that is not a reply (not UTF-8, not JSON, NaN, a lone surrogate
 AdapterError (the scenario is recorded as errored, with what was seen), the process group is
 killed, and the next game starts a fresh one. A failed handshake is not retried: every later
 request fails at once with it. The pipes themselves are bounded by conformance.adapters.pipes.
+
+A well-formed reply is read in one pass by conformance.adapters.quick (msgspec); any other line is
+read again by the strict reader here and in replies.py, which names the fault. To an implementation
+declaring ``batch`` a scenario's announced calls go as one ``batch`` request (spec/protocol.md).
 """
 
 from __future__ import annotations
@@ -199,7 +203,7 @@ class StdioAdapter:
         self,
         key: Key,
         schema: str,
-        quick: Callable[[Any, int | None, Asked], T | None],
+        fast: Callable[[Any, int | None, Asked], T | None],
         strict: Callable[[dict[str, Any], Asked], T],
         asked: Asked = None,
         loading: bool = False,
@@ -210,12 +214,12 @@ class StdioAdapter:
         try:
             process, sent = self._exchange(key, schema)
             if sent.batch is not None:
-                answer = self._from_batch(process, sent, schema, quick, strict, asked, loading)
+                answer = self._from_batch(process, sent, schema, fast, strict, asked, loading)
                 self._in_flight = False
                 return answer
             if sent.got is None and not self.validate:
                 line = self._receive(process, sent.deadline or time.monotonic() + self.timeout)
-                quickly = quick(line, sent.seq, asked)
+                quickly = fast(line, sent.seq, asked)
                 if quickly is not None:
                     self._in_flight = False
                     return quickly
@@ -294,7 +298,7 @@ class StdioAdapter:
         process: Child,
         sent: _Sent,
         schema: str,
-        quick: Callable[[Any, int | None, Asked], T | None],
+        fast: Callable[[Any, int | None, Asked], T | None],
         strict: Callable[[dict[str, Any], Asked], T],
         asked: Asked,
         loading: bool,
@@ -304,7 +308,7 @@ class StdioAdapter:
         batch = sent.batch
         inner = self._inner_replies(process, batch)[sent.index]
         if not batch.strict:
-            answer = quick(inner, None, asked)
+            answer = fast(inner, None, asked)
             if answer is not None:
                 return answer
             inner = self._parse(process, bytes(inner), schema)
