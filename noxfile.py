@@ -30,7 +30,7 @@ def tests(session: nox.Session) -> None:
     """The tests marked every_python (``-- --all``: the whole suite, without the headless-browser checks)."""
     whole = "--all" in session.posargs
     rest = [arg for arg in session.posargs if arg != "--all"]
-    session.install(".[dev]" if whole else ".")
+    session.install("-e", ".[dev]" if whole else ".")
     chosen = ["-n", "auto", "-m", "not browser"] if whole else ["-m", "every_python"]
     session.run("python", "-m", "pytest", "-q", *chosen, "tests", *rest)
 

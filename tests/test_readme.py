@@ -66,7 +66,7 @@ SKELETON_SMOKES = (
 EXIT = {smoke: (1, "a skeleton as shipped skips what it does not implement") for smoke in SKELETON_SMOKES}
 NEEDS = {"node ": "node", "go build": "go", "javac ": "javac", "mcs ": "mcs"}
 NOT_RUN = {
-    "python3 -m venv .venv && .venv/bin/pip install '.[dev]' && .venv/bin/python -m pytest -q -n auto tests": (
+    "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/python -m pytest -q -n auto tests": (
         "the kit's own suite: .ci/run runs it (test_ci_runs_the_readme_test_command)"
     ),
 }
