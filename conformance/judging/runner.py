@@ -99,7 +99,8 @@ def run_scenarios(adapter: Adapter, info: Info | Contract, pairs: Iterable[tuple
     return judge_all(adapter, _contract(info), pairs)
 
 
-AHEAD = 16  # scenarios whose requests may be on their way to a pipelining adapter at once
+AHEAD = 1  # scenarios whose requests may be on their way to a pipelining adapter at once (16 let a crash
+# in a hostile-table run be missed once under load in a CI trial: back to one until that race is understood)
 
 
 def judge_all(adapter: Adapter, contract: Contract, pairs: Iterable[tuple[Scenario, str]]) -> Iterator[Result]:
