@@ -9,7 +9,9 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #define NPILES 16
 #define MAXP 104          /* cards in a pile at most: the whole double deck */
@@ -48,6 +50,7 @@ typedef struct {
     PyObject *reshuffle;               /* actions.RESHUFFLE */
     PyObject *heappush;                /* heapq.heappush */
     PyObject *status_text[4];          /* "won", "playing", "waiting", "lost" */
+    PyObject *verdict_text[3];         /* "winnable", "not winnable", "unknown" */
     PyObject *cached[NCACHE];          /* the positions read last (held, so that their identity stays theirs) */
     State cache[NCACHE];               /* and what was read of them */
     int next_slot;
@@ -458,9 +461,12 @@ static int pile_cmp(const State *s, int a, int b) {
     return c ? c : s->len[a] - s->len[b];
 }
 
-static PyObject *key_of(const Core *core, const State *s) {
-    int idx[NPILES], total = 0;
-    for (int i = 0; i < NPILES; i++) idx[i] = i, total += s->len[i];
+/* the key's bytes into ``out`` (at most KEYMAX); their number */
+#define KEYMAX (MAXP * NPILES + NPILES + 13)
+static Py_ssize_t key_into(const Core *core, const State *s, unsigned char *out) {
+    int idx[NPILES];
+    unsigned char *start = out;
+    for (int i = 0; i < NPILES; i++) idx[i] = i;
     if (!core->autoplay) {
         for (int i = 1; i < NPILES; i++) {  /* insertion sort: 16 piles */
             int v = idx[i], j = i - 1;
@@ -468,10 +474,6 @@ static PyObject *key_of(const Core *core, const State *s) {
             idx[j + 1] = v;
         }
     }
-    Py_ssize_t size = total + (NPILES - 1) + 13;
-    PyObject *key = PyBytes_FromStringAndSize(NULL, size);
-    if (key == NULL) return NULL;
-    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(key);
     for (int i = 0; i < NPILES; i++) {
         if (i) *out++ = 0xff;
         memcpy(out, s->c[idx[i]], (size_t)s->len[idx[i]]);
@@ -480,8 +482,14 @@ static PyObject *key_of(const Core *core, const State *s) {
     for (int i = 0; i < 4; i++) *out++ = (unsigned char)(core->collapse && meets(s, i) ? 0 : s->up[i]);
     for (int i = 0; i < 4; i++) *out++ = (unsigned char)(core->collapse && meets(s, i) ? 0 : s->down[i]);
     for (int i = 0; i < 4; i++) *out++ = (unsigned char)s->held[i];
-    *out = (unsigned char)(s->resh > 255 ? 255 : s->resh);
-    return key;
+    *out++ = (unsigned char)(s->resh > 255 ? 255 : s->resh);
+    return out - start;
+}
+
+static PyObject *key_of(const Core *core, const State *s) {
+    unsigned char buf[KEYMAX];
+    Py_ssize_t n = key_into(core, s, buf);
+    return PyBytes_FromStringAndSize((const char *)buf, n);
 }
 
 /* -- the search order (orders.Promise with orders.features) ---------------------------------- */
@@ -871,6 +879,579 @@ static PyObject *Core_expand(Core *self, PyObject *const *args, Py_ssize_t nargs
     return Py_BuildValue("(Ol)", Py_None, made);
 }
 
+/* -- the search loop (search.Search.loop on this core) ------------------------------------------
+ *
+ * One best-first search with its frontier and its seen table here instead of in Python objects.
+ * The frontier is a binary heap on (score, tick), the larger first: search.py's heapq holds
+ * (-score, -tick, ...) and every tick is distinct, so both take the positions in the same order.
+ * The seen table is open addressing on the canonical key; a node keeps its parent's index and the
+ * number of its step among the parent's choices, so the line is rebuilt by replaying the choices
+ * from the start. A queued node keeps its position packed (the header below and its cards). */
+
+typedef struct { uint64_t key; uint64_t state; uint32_t parent; uint16_t step; uint16_t keylen; } Node;
+typedef struct { long score; uint32_t tick; uint32_t node; } Queued;
+typedef struct {
+    int32_t resh, moves;
+    uint8_t up[4], down[4], held[4], len[NPILES], hidden[NPILES];
+} Packed;
+
+typedef struct {
+    Node *nodes; size_t nnodes, cap_nodes;
+    uint64_t *slots; size_t nslots;        /* (hash << 32) | (node + 1); 0 is empty */
+    unsigned char *keys; size_t nkeys, cap_keys;
+    unsigned char *states; size_t nstates, cap_states;
+    Queued *heap; size_t nheap, cap_heap;
+} Table;
+
+static void table_free(Table *t) {
+    PyMem_RawFree(t->nodes); PyMem_RawFree(t->slots); PyMem_RawFree(t->keys);
+    PyMem_RawFree(t->states); PyMem_RawFree(t->heap);
+    memset(t, 0, sizeof *t);
+}
+
+static int grow(void **buf, size_t *cap, size_t need, size_t item) {
+    if (need <= *cap) return 0;
+    size_t cap2 = *cap ? *cap : 1024;
+    while (cap2 < need) cap2 *= 2;
+    void *b = PyMem_RawRealloc(*buf, cap2 * item);
+    if (b == NULL) { PyErr_NoMemory(); return -1; }
+    *buf = b, *cap = cap2;
+    return 0;
+}
+
+static uint32_t hash_bytes(const unsigned char *p, size_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p + i, n - i);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 29;
+    return (uint32_t)h;
+}
+
+static int rehash(Table *t, size_t nslots) {
+    uint64_t *slots = PyMem_RawCalloc(nslots, sizeof *slots);
+    if (slots == NULL) { PyErr_NoMemory(); return -1; }
+    for (size_t i = 0; i < t->nslots; i++) {
+        uint64_t v = t->slots[i];
+        if (!v) continue;
+        size_t j = (size_t)(v >> 32) & (nslots - 1);
+        while (slots[j]) j = (j + 1) & (nslots - 1);
+        slots[j] = v;
+    }
+    PyMem_RawFree(t->slots);
+    t->slots = slots, t->nslots = nslots;
+    return 0;
+}
+
+/* The node of ``key``: its index when seen already (*fresh = 0), else a new node (*fresh = 1);
+ * -1 on a memory error. */
+static long table_add(Table *t, const unsigned char *key, size_t n, int *fresh) {
+    if ((t->nnodes + 1) * 2 > t->nslots && rehash(t, t->nslots ? t->nslots * 2 : 1 << 12) < 0) return -1;
+    uint32_t h = hash_bytes(key, n);
+    size_t j = h & (t->nslots - 1);
+    for (uint64_t v; (v = t->slots[j]); j = (j + 1) & (t->nslots - 1)) {
+        if ((uint32_t)(v >> 32) != h) continue;
+        const Node *node = &t->nodes[(uint32_t)v - 1];
+        if (node->keylen == n && memcmp(t->keys + node->key, key, n) == 0) { *fresh = 0; return (uint32_t)v - 1; }
+    }
+    if (t->nnodes >= UINT32_MAX - 1) { PyErr_SetString(PyExc_MemoryError, "search: too many positions"); return -1; }
+    if (grow((void **)&t->nodes, &t->cap_nodes, t->nnodes + 1, sizeof(Node)) < 0
+        || grow((void **)&t->keys, &t->cap_keys, t->nkeys + n, 1) < 0) return -1;
+    Node *node = &t->nodes[t->nnodes];
+    node->key = t->nkeys, node->keylen = (uint16_t)n, node->parent = UINT32_MAX, node->step = 0, node->state = 0;
+    memcpy(t->keys + t->nkeys, key, n);
+    t->nkeys += n;
+    t->slots[j] = (uint64_t)h << 32 | (uint64_t)(t->nnodes + 1);
+    *fresh = 1;
+    return (long)t->nnodes++;
+}
+
+static int pack(Table *t, Node *node, const State *s) {
+    size_t cards = 0;
+    for (int i = 0; i < NPILES; i++) cards += (size_t)s->len[i];
+    if (grow((void **)&t->states, &t->cap_states, t->nstates + sizeof(Packed) + cards, 1) < 0) return -1;
+    Packed h;
+    h.resh = (int32_t)s->resh, h.moves = (int32_t)s->moves;
+    for (int i = 0; i < 4; i++) h.up[i] = (uint8_t)s->up[i], h.down[i] = (uint8_t)s->down[i], h.held[i] = (uint8_t)s->held[i];
+    unsigned char *out = t->states + t->nstates + sizeof(Packed);
+    for (int i = 0; i < NPILES; i++) {
+        h.len[i] = (uint8_t)s->len[i], h.hidden[i] = (uint8_t)(s->hidden[i] > 255 ? 255 : s->hidden[i]);
+        memcpy(out, s->c[i], (size_t)s->len[i]);
+        out += s->len[i];
+    }
+    memcpy(t->states + t->nstates, &h, sizeof h);
+    node->state = t->nstates;
+    t->nstates += sizeof(Packed) + cards;
+    return 0;
+}
+
+static void unpack(const Table *t, const Node *node, State *s) {
+    Packed h;
+    memcpy(&h, t->states + node->state, sizeof h);
+    const unsigned char *in = t->states + node->state + sizeof(Packed);
+    s->resh = h.resh, s->moves = h.moves;
+    for (int i = 0; i < 4; i++) s->up[i] = h.up[i], s->down[i] = h.down[i], s->held[i] = h.held[i];
+    for (int i = 0; i < NPILES; i++) {
+        s->len[i] = h.len[i], s->hidden[i] = h.hidden[i];
+        memcpy(s->c[i], in, h.len[i]);
+        in += h.len[i];
+    }
+}
+
+static inline int before(const Queued *a, const Queued *b) {
+    return a->score > b->score || (a->score == b->score && a->tick > b->tick);
+}
+
+static int heap_push(Table *t, Queued q) {
+    if (grow((void **)&t->heap, &t->cap_heap, t->nheap + 1, sizeof(Queued)) < 0) return -1;
+    size_t i = t->nheap++;
+    while (i) {
+        size_t up = (i - 1) / 2;
+        if (!before(&q, &t->heap[up])) break;
+        t->heap[i] = t->heap[up];
+        i = up;
+    }
+    t->heap[i] = q;
+    return 0;
+}
+
+static Queued heap_pop(Table *t) {
+    Queued top = t->heap[0], last = t->heap[--t->nheap];
+    size_t i = 0, n = t->nheap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && before(&t->heap[c + 1], &t->heap[c])) c++;
+        if (!before(&t->heap[c], &last)) break;
+        t->heap[i] = t->heap[c];
+        i = c;
+    }
+    if (n) t->heap[i] = last;
+    return top;
+}
+
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The winning line: the steps from the start to ``end``, replayed from the start's position. */
+static PyObject *line_of(Core *core, const Table *t, uint32_t end, int prune) {
+    size_t depth = 0;
+    for (uint32_t i = end; t->nodes[i].parent != UINT32_MAX; i = t->nodes[i].parent) depth++;
+    uint16_t *path = PyMem_RawMalloc((depth + 1) * sizeof *path);
+    if (path == NULL) return PyErr_NoMemory();
+    size_t k = depth;
+    for (uint32_t i = end; t->nodes[i].parent != UINT32_MAX; i = t->nodes[i].parent) path[--k] = t->nodes[i].step;
+    PyObject *line = PyList_New(0);
+    State s;
+    unpack(t, &t->nodes[0], &s);
+    Steps *all = PyMem_RawMalloc(sizeof *all);
+    if (line == NULL || all == NULL) { Py_XDECREF(line); PyMem_RawFree(path); PyMem_RawFree(all); return PyErr_NoMemory(); }
+    for (k = 0; k < depth; k++) {
+        Act moves[MAXMOVES];
+        unsigned dirty = 0;
+        choices(core, &s, moves, pile_moves(core, &s, moves), prune, all);
+        const Act *step = all->a[path[k]];
+        for (int a = 0; a < all->len[path[k]]; a++) {
+            PyObject *action = action_of(core, step[a]);
+            int bad = PyList_Append(line, action);
+            Py_DECREF(action);
+            if (bad < 0) { Py_DECREF(line); line = NULL; goto done; }
+        }
+        after(core, &s, step, all->len[path[k]], &dirty);
+    }
+done:
+    PyMem_RawFree(path);
+    PyMem_RawFree(all);
+    return line;
+}
+
+/* Every key met, into the set ``into`` (cleared first when it would pass ``most``): search.remember_lost. */
+static int remember(const Table *t, PyObject *into, Py_ssize_t most) {
+    if (PySet_GET_SIZE(into) + (Py_ssize_t)t->nnodes > most && PySet_Clear(into) < 0) return -1;
+    for (size_t i = 0; i < t->nnodes; i++) {
+        PyObject *key = PyBytes_FromStringAndSize((const char *)t->keys + t->nodes[i].key, t->nodes[i].keylen);
+        if (key == NULL || PySet_Add(into, key) < 0) { Py_XDECREF(key); return -1; }
+        Py_DECREF(key);
+    }
+    return 0;
+}
+
+typedef struct {
+    PyObject *memo, *solve_suit, *text[3];  /* "winnable", "not winnable", "unknown" */
+    int last, waits_most;
+    long last_nodes;
+} Relax;
+
+typedef struct {
+    Promise p;
+    const Relax *relax;                /* the one-suit rules here, or NULL: only ``ask`` */
+    int prune, ask_most, check_every;
+    PyObject *lost, *ask, *tick, *remember_into;
+    Py_ssize_t remember_most;
+    long budget_nodes;
+    size_t budget_stored;
+    double started, seconds;
+} Plan;
+
+enum { FOUND, RAN_DRY, NODES, STORED, SECONDS };
+
+/* -- one suit at a time (suits.some_suit_lost with zero, one_left and last.sweep) -------------------
+ *
+ * Asked by the loop above of the positions with no reshuffle left (and one, from the second round
+ * of restarts) in profiles without autoplay, in place of Search.relaxed. The answers go into the
+ * solve's Python memo under the keys suits.py gives them, so both loops share what they learn;
+ * a one-suit position's own search (a memo miss) is Python's Search.suit_verdict, itself run on
+ * the loop above. */
+
+enum { WINNABLE, NOT_WINNABLE, UNKNOWN };
+
+static int verdict_code(const Relax *r, PyObject *text) {
+    for (int i = 0; i < 3; i++)
+        if (text == r->text[i]) return i;
+    for (int i = 0; i < 3; i++) {
+        int same = PyUnicode_Check(text) ? PyUnicode_Compare(text, r->text[i]) == 0 : 0;
+        if (same) return i;
+    }
+    PyErr_SetString(PyExc_ValueError, "one-suit verdict: expected winnable, not winnable or unknown");
+    return -1;
+}
+
+/* the memo's verdict for the key in ``key`` (n bytes), or -2 when it holds none */
+static int memo_get(const Relax *r, PyObject *key) {
+    PyObject *found = PyDict_GetItemWithError(r->memo, key);
+    if (found == NULL) return PyErr_Occurred() ? -1 : -2;
+    return verdict_code(r, found);
+}
+
+static int memo_set(const Relax *r, PyObject *key, int verdict) {
+    return PyDict_SetItem(r->memo, key, r->text[verdict]);
+}
+
+static void one_suit_of(const State *s, int suit, State *part) {
+    for (int i = 0; i < NPILES; i++) {
+        int n = 0;
+        for (int j = 0; j < s->len[i]; j++)
+            if (s->c[i][j] / 13 == suit) part->c[i][n++] = s->c[i][j];
+        part->len[i] = n;
+        part->hidden[i] = 0;
+    }
+    for (int i = 0; i < 4; i++) {
+        part->up[i] = i == suit ? s->up[i] : KING;
+        part->down[i] = i == suit ? s->down[i] : ACE;
+        part->held[i] = i == suit ? s->held[i] : 0;
+    }
+    part->resh = s->resh;
+    part->moves = 0;
+}
+
+/* suits.zero: a one-suit position with no reshuffle left, remembered by its key */
+static int zero_verdict(Core *core, const Relax *r, const State *part, long *nodes) {
+    PyObject *key = key_of(core, part);
+    if (key == NULL) return -1;
+    int verdict = memo_get(r, key);
+    if (verdict == -2) {
+        PyObject *pos = make_position(core, part, NULL, 0);
+        PyObject *said = pos ? PyObject_CallOneArg(r->solve_suit, pos) : NULL;
+        Py_XDECREF(pos);
+        PyObject *text = NULL;
+        long made = 0;
+        verdict = said && PyArg_ParseTuple(said, "Ol", &text, &made) ? verdict_code(r, text) : -1;
+        Py_XDECREF(said);
+        *nodes += made;
+        if (verdict >= 0 && memo_set(r, key, verdict) < 0) verdict = -1;
+    }
+    Py_DECREF(key);
+    return verdict;
+}
+
+/* the exact one-suit position (piles in order, foundations, hold, reshuffles left): the sweep's seen key */
+static size_t exact_into(const State *s, unsigned char *out) {
+    unsigned char *start = out;
+    for (int i = 0; i < NPILES; i++) {
+        *out++ = (unsigned char)s->len[i];
+        memcpy(out, s->c[i], (size_t)s->len[i]);
+        out += s->len[i];
+    }
+    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s->up[i], *out++ = (unsigned char)s->down[i], *out++ = (unsigned char)s->held[i];
+    *out++ = (unsigned char)(s->resh > 255 ? 255 : s->resh);
+    return (size_t)(out - start);
+}
+
+/* last.solve with last.sweep: Q_s depth first, each position once, asking suits.zero of the position
+ * after its (marked) reshuffle; the verdict, the positions generated added to *nodes */
+static int last_verdict(Core *core, const Relax *r, const State *start, const int *marks, const Plan *plan, long *nodes) {
+    Table t;
+    memset(&t, 0, sizeof t);
+    unsigned char key[KEYMAX + NPILES];
+    uint32_t *todo = NULL;
+    size_t ntodo = 0, cap_todo = 0;
+    long made = 0;
+    int fresh, verdict = -1;
+    Steps *all = PyMem_RawMalloc(sizeof *all);
+    if (all == NULL) { PyErr_NoMemory(); goto done; }
+    if (table_add(&t, key, exact_into(start, key), &fresh) < 0 || pack(&t, &t.nodes[0], start) < 0) goto done;
+    if (grow((void **)&todo, &cap_todo, 1, sizeof *todo) < 0) goto done;
+    todo[ntodo++] = 0;
+    while (ntodo) {
+        State s;
+        int card;
+        unpack(&t, &t.nodes[todo[--ntodo]], &s);
+        if (is_won(&s)) { verdict = WINNABLE; goto done; }
+        if (witness(core, &s, &card) >= 0) continue;
+        if (cpu_seconds() - plan->started >= plan->seconds) { verdict = UNKNOWN; goto done; }
+        State after_it = s;
+        for (int i = 0; i < NPILES; i++) {
+            int n = after_it.len[i];
+            if (marks[i] && n > 1) {
+                unsigned char bottom = after_it.c[i][0];
+                memmove(after_it.c[i], after_it.c[i] + 1, (size_t)(n - 1));
+                after_it.c[i][n - 1] = bottom;
+            }
+        }
+        after_it.resh -= 1;
+        int v = zero_verdict(core, r, &after_it, nodes);
+        if (v != NOT_WINNABLE) { verdict = v; goto done; }
+        Act moves[MAXMOVES];
+        steps(core, &s, moves, pile_moves(core, &s, moves), all);
+        for (int k = 0; k < all->n; k++) {
+            if (++made > r->last_nodes) { verdict = UNKNOWN; goto done; }
+            State c = s;
+            unsigned dirty = 0;
+            after(core, &c, all->a[k], all->len[k], &dirty);
+            c.moves = 0;
+            long child = table_add(&t, key, exact_into(&c, key), &fresh);
+            if (child < 0) goto done;
+            if (!fresh) continue;
+            if (pack(&t, &t.nodes[child], &c) < 0 || grow((void **)&todo, &cap_todo, ntodo + 1, sizeof *todo) < 0)
+                goto done;
+            todo[ntodo++] = (uint32_t)child;
+        }
+    }
+    verdict = NOT_WINNABLE;
+done:
+    *nodes += made;
+    PyMem_RawFree(all);
+    PyMem_RawFree(todo);
+    table_free(&t);
+    return verdict;
+}
+
+/* last.marked_key (Core_marked_key without the Python values) */
+static PyObject *marked_key_of(const State *s, const int *marks) {
+    State m;
+    int idx[NPILES], total = 0;
+    for (int i = 0; i < NPILES; i++) {
+        if (s->len[i] >= MAXP) { PyErr_SetString(PyExc_ValueError, "marked_key: a pile too long"); return NULL; }
+        m.c[i][0] = (unsigned char)marks[i];
+        memcpy(m.c[i] + 1, s->c[i], (size_t)s->len[i]);
+        m.len[i] = s->len[i] + 1;
+        idx[i] = i, total += m.len[i];
+    }
+    for (int i = 1; i < NPILES; i++) {
+        int v = idx[i], j = i - 1;
+        while (j >= 0 && pile_cmp(&m, idx[j], v) > 0) { idx[j + 1] = idx[j]; j--; }
+        idx[j + 1] = v;
+    }
+    PyObject *key = PyBytes_FromStringAndSize(NULL, 1 + total + (NPILES - 1) + 13);
+    if (key == NULL) return NULL;
+    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(key);
+    *out++ = 'L';
+    for (int i = 0; i < NPILES; i++) {
+        if (i) *out++ = 0xff;
+        memcpy(out, m.c[idx[i]], (size_t)m.len[idx[i]]);
+        out += m.len[idx[i]];
+    }
+    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s->up[i];
+    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s->down[i];
+    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s->held[i];
+    *out = (unsigned char)(s->resh < 0 ? 0 : s->resh > 255 ? 255 : s->resh);
+    return key;
+}
+
+/* suits.one_left: the marked key, the memo, else last_verdict */
+static int one_left_verdict(Core *core, const Relax *r, const State *s, int suit, const Plan *plan, long *nodes) {
+    State part;
+    one_suit_of(s, suit, &part);
+    int marks[NPILES];
+    for (int i = 0; i < NPILES; i++) marks[i] = s->len[i] && s->c[i][0] / 13 == suit;
+    PyObject *key = marked_key_of(&part, marks);
+    if (key == NULL) return -1;
+    int verdict = memo_get(r, key);
+    if (verdict == -2) {
+        verdict = last_verdict(core, r, &part, marks, plan, nodes);
+        if (verdict >= 0 && memo_set(r, key, verdict) < 0) verdict = -1;
+    }
+    Py_DECREF(key);
+    return verdict;
+}
+
+/* suits.some_suit_lost for no reshuffle left or one (the caller checked which applies): 1 when some
+ * suit alone is proved not winnable */
+static int suit_lost(Core *core, const Relax *r, const State *s, const Plan *plan, long *nodes) {
+    int seen[4] = {0}, count = 0;
+    for (int i = 0; i < NPILES; i++)
+        for (int j = 0; j < s->len[i]; j++) seen[s->c[i][j] / 13] = 1;
+    for (int i = 0; i < 4; i++) count += seen[i];
+    if (count < 2 && s->resh == 0) return 0;
+    for (int suit = 0; suit < 4; suit++) {
+        if (!seen[suit]) continue;
+        int verdict;
+        if (s->resh == 0) {
+            State part;
+            one_suit_of(s, suit, &part);
+            verdict = zero_verdict(core, r, &part, nodes);
+        } else {
+            verdict = one_left_verdict(core, r, s, suit, plan, nodes);
+        }
+        if (verdict < 0) return -1;
+        if (verdict == NOT_WINNABLE) return 1;
+    }
+    return 0;
+}
+
+/* Whether a popped position is skipped: lost, in the lost set, or proved dead (here, or by ``ask``,
+ * which answers (dead, nodes it made)); -1 on an error. */
+static int skipped(Core *core, const Table *t, const Node *node, const State *s, const Plan *plan, long *nodes) {
+    Act moves[MAXMOVES];
+    int card;
+    if (status_of(core, s, pile_moves(core, s, moves)) == LOST) return 1;
+    if (PySet_GET_SIZE(plan->lost)) {
+        PyObject *key = PyBytes_FromStringAndSize((const char *)t->keys + node->key, node->keylen);
+        int in = key ? PySet_Contains(plan->lost, key) : -1;
+        Py_XDECREF(key);
+        if (in) return in;
+    }
+    if (!plan->prune) return 0;
+    if (witness(core, s, &card) >= 0) return 1;
+    const Relax *r = plan->relax;
+    if (r != NULL && s->resh > r->waits_most && s->resh <= (r->last ? 1 : 0)) return suit_lost(core, r, s, plan, nodes);
+    if (plan->ask == Py_None || s->resh > plan->ask_most) return 0;
+    PyObject *pos = make_position(core, s, NULL, 0);
+    PyObject *said = pos ? PyObject_CallOneArg(plan->ask, pos) : NULL;
+    Py_XDECREF(pos);
+    if (said == NULL) return -1;
+    int dead = -1;
+    long made = 0;
+    if (!PyArg_ParseTuple(said, "pl", &dead, &made)) dead = -1;
+    Py_DECREF(said);
+    *nodes += made;
+    return dead;
+}
+
+/* Generate the children of node ``at``; FOUND with *won set when one is won, else -1 (error) or 0. */
+static int grow_node(Core *core, Table *t, uint32_t at, const State *s, const Plan *plan, Steps *all, long *nodes,
+                     uint32_t *ticks, uint32_t *won) {
+    Act moves[MAXMOVES];
+    unsigned char key[KEYMAX];
+    choices(core, s, moves, pile_moves(core, s, moves), plan->prune, all);
+    for (int k = 0; k < all->n; k++) {
+        ++*nodes;
+        State c = *s;
+        unsigned dirty = 0;
+        after(core, &c, all->a[k], all->len[k], &dirty);
+        int fresh;
+        long child = table_add(t, key, (size_t)key_into(core, &c, key), &fresh);
+        if (child < 0) return -1;
+        if (!fresh) continue;
+        t->nodes[child].parent = at, t->nodes[child].step = (uint16_t)k;
+        if (is_won(&c)) { *won = (uint32_t)child; return 1; }
+        if (pack(t, &t->nodes[child], &c) < 0) return -1;
+        Queued q = {score(&c, &plan->p), (*ticks)++, (uint32_t)child};
+        if (heap_push(t, q) < 0) return -1;
+    }
+    return 0;
+}
+
+static int run_search(Core *core, Table *t, const State *start, const Plan *plan, long *nodes, uint32_t *won) {
+    unsigned char key[KEYMAX];
+    int fresh;
+    uint32_t ticks = 0;
+    long expanded = 0;
+    Steps *all = PyMem_RawMalloc(sizeof *all);
+    if (all == NULL) { PyErr_NoMemory(); return -1; }
+    int result = -1;
+    if (table_add(t, key, (size_t)key_into(core, start, key), &fresh) < 0 || pack(t, &t->nodes[0], start) < 0) goto done;
+    Queued root = {score(start, &plan->p), ticks++, 0};
+    if (heap_push(t, root) < 0) goto done;
+    while (t->nheap) {
+        Queued q = heap_pop(t);
+        State s;
+        unpack(t, &t->nodes[q.node], &s);
+        int skip = skipped(core, t, &t->nodes[q.node], &s, plan, nodes);
+        if (skip < 0) goto done;
+        if (skip) continue;
+        int found = grow_node(core, t, q.node, &s, plan, all, nodes, &ticks, won);
+        if (found) { result = found < 0 ? -1 : FOUND; goto done; }
+        if (++expanded % plan->check_every) continue;
+        if (plan->tick != Py_None) {
+            PyObject *r = PyObject_CallFunction(plan->tick, "l", *nodes);
+            if (r == NULL) goto done;
+            Py_DECREF(r);
+        }
+        if (*nodes >= plan->budget_nodes) { result = NODES; goto done; }
+        if (t->nnodes >= plan->budget_stored) { result = STORED; goto done; }
+        if (cpu_seconds() - plan->started >= plan->seconds) { result = SECONDS; goto done; }
+    }
+    result = RAN_DRY;
+    if (plan->remember_into != Py_None && remember(t, plan->remember_into, plan->remember_most) < 0) result = -1;
+done:
+    PyMem_RawFree(all);
+    return result;
+}
+
+/* search(pos, order, prune, lost, ask, ask_most, remember_into, remember_most, nodes, stored, started,
+ *        seconds, check_every, tick) -> (outcome, line or None, nodes, stored): Search.loop from the start */
+static PyObject *Core_search(Core *self, PyObject *args) {
+    PyObject *pos, *order;
+    Plan plan;
+    Relax relax;
+    Py_ssize_t stored;
+    memset(&plan, 0, sizeof plan);
+    memset(&relax, 0, sizeof relax);
+    if (!PyArg_ParseTuple(args, "OOpOOiOnlnddiOOOpil", &pos, &order, &plan.prune, &plan.lost, &plan.ask,
+                          &plan.ask_most, &plan.remember_into, &plan.remember_most, &plan.budget_nodes, &stored,
+                          &plan.started, &plan.seconds, &plan.check_every, &plan.tick, &relax.memo, &relax.solve_suit,
+                          &relax.last, &relax.waits_most, &relax.last_nodes))
+        return NULL;
+    if (relax.memo != Py_None) {
+        if (!PyDict_Check(relax.memo) || !PyCallable_Check(relax.solve_suit)) {
+            PyErr_SetString(PyExc_TypeError, "search: memo is a dict and solve_suit a function");
+            return NULL;
+        }
+        for (int i = 0; i < 3; i++) relax.text[i] = self->verdict_text[i];
+        plan.relax = &relax;
+    }
+    if (!PySet_Check(plan.lost) || (plan.remember_into != Py_None && !PySet_Check(plan.remember_into))) {
+        PyErr_SetString(PyExc_TypeError, "search: lost and remember_into are sets");
+        return NULL;
+    }
+    if (plan.check_every < 1) plan.check_every = 1;
+    plan.budget_stored = stored < 0 ? 0 : (size_t)stored;
+    State s;
+    if (read_cached(self, pos, &s) < 0 || read_promise(order, &plan.p) < 0) return NULL;
+    Table t;
+    memset(&t, 0, sizeof t);
+    long nodes = 0;
+    uint32_t won = 0;
+    int outcome = run_search(self, &t, &s, &plan, &nodes, &won);
+    PyObject *line = NULL, *result = NULL;
+    if (outcome == FOUND) line = line_of(self, &t, won, plan.prune);
+    else if (outcome >= 0) line = Py_NewRef(Py_None);
+    if (line != NULL) result = Py_BuildValue("(iNln)", outcome, line, nodes, (Py_ssize_t)t.nnodes);
+    table_free(&t);
+    return result;
+}
+
 static PyMethodDef Core_methods[] = {
     {"pile_moves", (PyCFunction)Core_pile_moves, METH_O, "movegen.pile_moves"},
     {"foundation_moves", (PyCFunction)Core_foundation_moves, METH_O, "movegen.foundation_moves"},
@@ -887,6 +1468,7 @@ static PyMethodDef Core_methods[] = {
     {"marked_key", (PyCFunction)Core_marked_key, METH_VARARGS, "last.marked_key"},
     {"one_suit", (PyCFunction)Core_one_suit, METH_VARARGS, "suits.one_suit"},
     {"expand", (PyCFunction)(void (*)(void))Core_expand, METH_FASTCALL, "search.Search.expand"},
+    {"search", (PyCFunction)Core_search, METH_VARARGS, "search.Search.loop from a start, frontier and seen table here"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -940,6 +1522,11 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
         Py_XSETREF(self->status_text[i], PyUnicode_InternFromString(texts[i]));
         if (self->status_text[i] == NULL) return -1;
     }
+    const char *verdicts[3] = {"winnable", "not winnable", "unknown"};
+    for (int i = 0; i < 3; i++) {
+        Py_XSETREF(self->verdict_text[i], PyUnicode_InternFromString(verdicts[i]));
+        if (self->verdict_text[i] == NULL) return -1;
+    }
     return 0;
 }
 
@@ -949,6 +1536,7 @@ static void Core_dealloc(Core *self) {
     Py_XDECREF(self->reshuffle);
     Py_XDECREF(self->heappush);
     for (int i = 0; i < 4; i++) Py_XDECREF(self->status_text[i]);
+    for (int i = 0; i < 3; i++) Py_XDECREF(self->verdict_text[i]);
     for (int i = 0; i < NCACHE; i++) Py_XDECREF(self->cached[i]);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }

@@ -1,6 +1,7 @@
 """Types of the compiled core (crescent_ref/solver/_core.c); see crescent_ref/solver/fast.py."""
 
 import itertools
+from collections.abc import Callable
 
 from crescent_ref.actions import Action
 from crescent_ref.position import Position
@@ -29,3 +30,9 @@ class Core:
     def expand(self, pos: Position, pos_key: bytes, parents: dict[bytes, Link], frontier: list[Entry],
                ticks: itertools.count[int], order: tuple[int, int, int, int] | None, prune: bool, /
                ) -> tuple[bytes | None, int]: ...
+    def search(self, pos: Position, order: tuple[int, int, int, int] | None, prune: bool, lost: set[bytes],
+               ask: Callable[[Position], tuple[bool, int]] | None, ask_most: int, remember_into: set[bytes] | None,
+               remember_most: int, nodes: int, stored: int, started: float, seconds: float, check_every: int,
+               tick: Callable[[int], object] | None, memo: dict[bytes, str] | None,
+               solve_suit: Callable[[Position], tuple[str, int]], last: bool, waits_most: int, last_nodes: int, /
+               ) -> tuple[int, list[Action] | None, int, int]: ...

@@ -28,7 +28,7 @@ from crescent_ref.transitions import scan_order
 
 if TYPE_CHECKING:
     from crescent_ref.solver._core import Core as Core
-    from crescent_ref.solver.search import Search
+    from crescent_ref.solver.search import Answer, Search
 
 try:
     from crescent_ref.solver import _core
@@ -39,6 +39,10 @@ else:
     MISSING = ""
 
 ENV = "CRESCENT_SOLVER_CORE"
+LOOP_ENV = "CRESCENT_SOLVER_LOOP"  # "python": the compiled core's primitives under the Python loop
+LOOP = os.environ.get(LOOP_ENV, "compiled").strip().lower() != "python"  # the search loop in C (Core.search)
+RELAX = os.environ.get(LOOP_ENV, "compiled").strip().lower() != "python-relax"  # suits.py and last.py there too
+OUTCOMES = ("found", "ran dry", "nodes", "stored", "seconds")  # Core.search's first value, by index
 CHOICES = ("auto", "python", "compiled")
 PYTHON, COMPILED = "python", "compiled"
 MAX_PILE = 104  # the compiled core's pile capacity: the whole double deck
@@ -120,3 +124,25 @@ def expand(search: Search, core: Core, pos_key: bytes, pos: Position) -> bytes |
                             order_params(search.order), search.prune)
     search.nodes += made
     return won
+
+
+def search(search: Search, core: Core, start: Position) -> Answer:
+    """``Search.loop`` from ``start`` on the compiled core's own loop (``Core.search``): the same
+    positions in the same order, the same nodes, verdict and line; the rules still in Python
+    (``Search.relaxed``) are asked from it where they can prove anything."""
+    from crescent_ref.solver.search import CHECK_EVERY, LAST_NODES, LOST_SIZE
+
+    most = search.relaxed_most() if search.prune else -1
+    suits_here = search.prune and search.relax and not search.profile.autoplay and RELAX
+    outcome, line, made, met = core.search(
+        start, order_params(search.order), search.prune, search.lost, search.relaxed if most >= 0 else None, most,
+        search.lost if search.keep_met else None, LOST_SIZE, search.budget.nodes, search.budget.stored,
+        search.started, search.budget.seconds, CHECK_EVERY, search.tick, search.memo if suits_here else None,
+        search.suit_verdict, search.last, search.waits_most, LAST_NODES)
+    search.nodes, search.met = made, met
+    found = OUTCOMES[outcome]
+    if found == "found":
+        return search.answer("winnable", line=tuple(line or ()))
+    if found == "ran dry":
+        return search.exhausted_answer(met)
+    return search.answer("unknown", limit=found)

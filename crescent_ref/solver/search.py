@@ -110,11 +110,13 @@ class Search:
     waits_most: int = -1  # cards that wait on each other (waits.py), up to this many reshuffles left
     tick: Callable[[int], object] | None = None  # told the node count now and then (progress)
     core: fast.Core | None = None  # the compiled core (fast.py), or None: the Python path
+    keep_met: bool = False  # an exhausted search adds every key it met to ``lost`` (the compiled loop)
     memo: dict[bytes, str] = field(default_factory=dict)
     lost: set[bytes] = field(default_factory=set)
     parents: dict[bytes, tuple[bytes, Step]] = field(default_factory=dict)
     frontier: list[tuple[int, int, bytes, Position]] = field(default_factory=list)
     nodes: int = 0
+    met: int = 0  # positions the compiled loop met (its table is its own, not ``parents``)
     started: float = field(default_factory=time.process_time)
     ticks: itertools.count[int] = field(default_factory=itertools.count)
 
@@ -125,6 +127,8 @@ class Search:
             return self.answer("winnable" if status == "won" else "not winnable", proof="the game is lost already")
         if self.prune and (why := explain(self.profile, start) or waits.explain(self.profile, start)):
             return self.answer("not winnable", proof=f"dead at the start: {why}")
+        if self.core is not None and fast.LOOP:
+            return fast.search(self, self.core, start)
         root = key(self.profile, start)
         self.parents[root] = (b"", ())
         self.push(root, start)
@@ -156,31 +160,51 @@ class Search:
                     self.tick(self.nodes)
                 if limit := self.exhausted():
                     return self.answer("unknown", limit=limit)
-        return self.answer("not winnable", proof=f"search space exhausted: {len(self.parents)} positions met, "
-                                                 "none won, the rest proved dead")
+        return self.exhausted_answer(len(self.parents))
+
+    def exhausted_answer(self, met: int) -> Answer:
+        return self.answer("not winnable", proof=f"search space exhausted: {met} positions met, none won, "
+                                                 "the rest proved dead")
 
     def hopeless(self, pos: Position) -> bool:
         """Proved dead (dead.py, waits.py, suits.py), when pruning."""
         if not self.prune:
             return False
         dead_here = dead(self.profile, pos) if self.core is None else self.core.dead(pos)
-        if dead_here or (pos.reshuffles <= self.waits_most and waits.dead(self.profile, pos)):
-            return True
-        return self.relax and suits.applies(self.profile, pos) and suits.some_suit_lost(
-            self.profile, pos, self.solve_suit, self.memo, self.solve_last if self.last else None,
-            self.solve_two if self.last and self.two_left else None, self.core)
+        return dead_here or self.relaxed(pos)[0]
+
+    def relaxed(self, pos: Position) -> tuple[bool, int]:
+        """Proved dead by waits.py or suits.py (the rules the compiled loop asks of Python), and
+        the nodes that took (the one-suit searches')."""
+        before = self.nodes
+        found = (pos.reshuffles <= self.waits_most and waits.dead(self.profile, pos)) or (
+            self.relax and suits.applies(self.profile, pos) and suits.some_suit_lost(
+                self.profile, pos, self.solve_suit, self.memo, self.solve_last if self.last else None,
+                self.solve_two if self.last and self.two_left else None, self.core))
+        return found, self.nodes - before
+
+    def relaxed_most(self) -> int:
+        """The most reshuffles left at which ``relaxed`` can prove anything (-1: at none)."""
+        most = 2 if self.last and self.two_left else 1 if self.last else 0
+        return max(self.waits_most, most if self.relax and not self.profile.autoplay else -1)
 
     def solve_suit(self, part: Position) -> str:
         left = self.budget.seconds - (time.process_time() - self.started)
         if left <= 0:
             return "unknown"  # the budget is spent: the loop stops at its next look at the clock
         inner = Search(self.profile, Budget(nodes=SUIT_NODES, seconds=left), order=self.order, relax=False,
-                       lost=self.lost, core=self.core)
+                       lost=self.lost, core=self.core, keep_met=True)
         answer = inner.run(part)
         self.nodes += answer.nodes
         if answer.verdict == "not winnable":
             self.remember_lost(inner.parents)
         return answer.verdict
+
+    def suit_verdict(self, part: Position) -> tuple[str, int]:
+        """``solve_suit`` and the nodes it made (the compiled loop's question on a memo miss)."""
+        before = self.nodes
+        verdict = self.solve_suit(part)
+        return verdict, self.nodes - before
 
     def solve_last(self, part: Position, marks: tuple[bool, ...]) -> str:
         """A one-suit position with its last reshuffle (last.py), within LAST_NODES positions."""
@@ -247,9 +271,10 @@ class Search:
             found.append(step)
         return tuple(a for step in reversed(found) for a in step)
 
-    def answer(self, verdict: Verdict, won: bytes = b"", limit: str = "", proof: str = "") -> Answer:
-        line = self.line_to(won) if won else ()
-        return Answer(verdict, line, self.nodes, time.process_time() - self.started, len(self.parents),
+    def answer(self, verdict: Verdict, won: bytes = b"", limit: str = "", proof: str = "",
+               line: tuple[Action, ...] = ()) -> Answer:
+        line = self.line_to(won) if won else line
+        return Answer(verdict, line, self.nodes, time.process_time() - self.started, max(len(self.parents), self.met),
                       self.profile.closed, limit, proof=proof, core=fast.name(self.core))
 
 

@@ -114,6 +114,20 @@ def test_whole_solves_expand_the_same_positions(profile: str, monkeypatch: pytes
 
 
 @needs_core
+@pytest.mark.parametrize("profile", ["app", "open", "hoffmann-1892"])
+def test_the_compiled_loop_expands_what_the_python_loop_does_on_the_compiled_core(
+        profile: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    on(fast.COMPILED, monkeypatch)
+    game, budget = Game.deal(profile, "CR1-N-AAEJFOT"), Budget(nodes=40_000, seconds=120)
+    monkeypatch.setattr(fast, "LOOP", False)
+    python_loop = solve(game, budget)
+    monkeypatch.setattr(fast, "LOOP", True)
+    compiled_loop = solve(game, budget)
+    assert alike(compiled_loop, compiled_loop) == alike(python_loop, compiled_loop)
+    assert python_loop.searches > 1
+
+
+@needs_core
 def test_past_the_first_round_the_last_reshuffle_rule_runs_on_both_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     python, compiled = both(Game.deal("app", "CR1-N-AAEJFOT"), Budget(nodes=80_000, seconds=120), monkeypatch)
     assert python.searches > len(orders.PORTFOLIO)  # the second round: last.py in every search
