@@ -54,6 +54,7 @@ typedef struct {
     PyObject *cached[NCACHE];          /* the positions read last (held, so that their identity stays theirs) */
     State cache[NCACHE];               /* and what was read of them */
     int next_slot;
+    struct Waits *waits;               /* waits.py's scratch, made when first asked */
 } Core;
 
 enum { WON, PLAYING, WAITING, LOST };
@@ -580,6 +581,148 @@ static int witness(const Core *core, const State *s, int *card) {
     return -1;
 }
 
+/* -- cards that wait on each other (waits.stuck) ---------------------------------------------------
+ *
+ * waits.py's fixed point restated: the closed cards (no neighbour copy topping another pile or free
+ * to rotate up) in the order waits.stuck lists them (piles ascending, each from its top down), their
+ * gates, and the least set of events, iterated until nothing changes. The prerequisites are read off
+ * the position at each look instead of being listed first: the least fixed point is the same. */
+
+#define ALWAYS (-1)
+#define COPIES 8          /* copies of one card on the piles that the rule follows (a double deck: 2) */
+
+typedef struct Waits {
+    const State *s;
+    int resh, m;
+    unsigned char cp[52][COPIES], ci[52][COPIES], ncopies[53];  /* where: the spots of each card */
+    short number[NPILES][MAXP];          /* the closed card's number at a spot, or -1 */
+    short gates[NPILES][MAXP];           /* per pinned spot of a gated pile: the closed card at or above it */
+    unsigned char gated[NPILES];
+    unsigned char closed_p[NPILES * MAXP], closed_i[NPILES * MAXP];
+    unsigned char flags[2 * NPILES * MAXP];
+} Waits;
+
+static inline int wait_left(const Waits *w, int q, int j) {
+    int gate = j >= w->resh ? (w->gated[q] ? w->gates[q][j] : ALWAYS) : w->number[q][j];
+    return gate < 0 ? ALWAYS : 2 * gate + 1;
+}
+
+static inline int wait_met(const Waits *w, int code) { return code < 0 || w->flags[code]; }
+
+/* some pile route of closed card m is open (waits._onto, any requirement met) */
+static int onto_met(const Core *core, const Waits *w, int m) {
+    int p = w->closed_p[m], i = w->closed_i[m], card = w->s->c[p][i];
+    for (int k = 0; k < core->nnear[card]; k++) {
+        int n = core->near[card][k];
+        for (int c = 0; c < w->ncopies[n]; c++) {
+            int q = w->cp[n][c], j = w->ci[n][c], code;
+            if (q != p) code = wait_left(w, q, j + 1);
+            else if (j > i || j < w->resh) code = w->number[q][j] >= 0 ? 2 * w->number[q][j] : wait_left(w, q, j);
+            else continue;
+            if (wait_met(w, code)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* every rank in ``ranks`` (n of them) can arrive: some copy of it leaves its pile */
+static int ranks_met(const Waits *w, int suit, const int *ranks, int n) {
+    for (int k = 0; k < n; k++) {
+        int card = suit * 13 + ranks[k] - 1, any = 0;
+        for (int c = 0; c < w->ncopies[card] && !any; c++) any = wait_met(w, wait_left(w, w->cp[card][c], w->ci[card][c]));
+        if (!any) return 0;
+    }
+    return 1;
+}
+
+/* some foundation route of closed card m is open (waits._home over waits._ranks_needed) */
+static int home_met(const Core *core, const Waits *w, int m) {
+    const State *s = w->s;
+    int card = s->c[w->closed_p[m]][w->closed_i[m]], suit = card / 13, rank = card % 13 + 1;
+    int a = s->up[suit], b = s->down[suit], h = s->held[suit], slides = core->between && b > a;
+    int meet[KING], nmeet = 0, ranks[KING], n;
+    for (int k = a + 1; k < b; k++) if (k != h) meet[nmeet++] = k;
+    if (rank != ACE && (rank > a || slides)) {
+        if (rank <= a) { if (ranks_met(w, suit, meet, nmeet)) return 1; }
+        else {
+            n = 0;
+            for (int k = a + 1; k < rank; k++) if (k != h && !(slides && k >= b)) ranks[n++] = k;
+            if (ranks_met(w, suit, ranks, n)) return 1;
+        }
+    }
+    if (rank != KING && (rank < b || slides)) {
+        if (rank >= b) { if (ranks_met(w, suit, meet, nmeet)) return 1; }
+        else {
+            n = 0;
+            for (int k = rank + 1; k < b; k++) if (k != h && !(slides && k <= a)) ranks[n++] = k;
+            if (ranks_met(w, suit, ranks, n)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* waits.stuck: the number of stuck cards, their spots in w->closed_* order into ``out`` (closed numbers) */
+static int waits_stuck(const Core *core, const State *s, Waits *w, int *out) {
+    if (core->give_backs) return 0;
+    w->s = s;
+    w->resh = s->resh < 0 ? 0 : s->resh > MAXP ? MAXP : (int)s->resh;
+    w->m = 0;
+    uint32_t reached[53] = {0};
+    memset(w->ncopies, 0, sizeof w->ncopies);
+    for (int p = 0; p < NPILES; p++) {
+        for (int i = 0; i < s->len[p]; i++) {
+            int card = s->c[p][i];
+            if (w->ncopies[card] >= COPIES) return 0;  /* beyond any deal: the rule proves nothing */
+            w->cp[card][w->ncopies[card]] = (unsigned char)p, w->ci[card][w->ncopies[card]++] = (unsigned char)i;
+            if (i < w->resh) reached[card] |= 1u << p;
+            w->number[p][i] = -1;
+        }
+        if (s->len[p]) reached[top_of(s, p)] |= 1u << p;
+    }
+    for (int p = 0; p < NPILES; p++) {
+        w->gated[p] = 0;
+        for (int i = s->len[p] - 1; i >= 0; i--) {
+            int card = s->c[p][i];
+            uint32_t piles = 0;
+            for (int k = 0; k < core->nnear[card]; k++) piles |= reached[core->near[card][k]];
+            if (piles & ~(1u << p)) continue;
+            w->number[p][i] = (short)w->m;
+            w->closed_p[w->m] = (unsigned char)p, w->closed_i[w->m++] = (unsigned char)i;
+            if (i >= w->resh) w->gated[p] = 1;
+        }
+    }
+    if (!w->m) return 0;
+    for (int p = 0; p < NPILES; p++) {
+        if (!w->gated[p]) continue;
+        short gate = ALWAYS;
+        for (int i = s->len[p] - 1; i >= 0; i--) {
+            if (w->number[p][i] >= 0) gate = w->number[p][i];
+            w->gates[p][i] = gate;
+        }
+    }
+    memset(w->flags, 0, (size_t)(2 * w->m));
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int m = 0; m < w->m; m++) {
+            int p = w->closed_p[m], i = w->closed_i[m];
+            int gate = w->resh <= i && i < s->len[p] - 1 ? wait_left(w, p, i + 1) : ALWAYS;
+            if (w->flags[2 * m] || !wait_met(w, gate)) continue;
+            if (onto_met(core, w, m)) { w->flags[2 * m] = w->flags[2 * m + 1] = 1; changed = 1; continue; }
+            if (w->flags[2 * m + 1]) continue;
+            if (home_met(core, w, m)) { w->flags[2 * m + 1] = 1; changed = 1; }
+        }
+    }
+    int n = 0;
+    for (int m = 0; m < w->m; m++)
+        if (!w->flags[2 * m + 1]) { if (out) out[n] = m; n++; }
+    return n;
+}
+
+static int waits_dead(Core *core, const State *s) {
+    if (core->waits == NULL && (core->waits = PyMem_RawMalloc(sizeof(Waits))) == NULL) { PyErr_NoMemory(); return -1; }
+    return waits_stuck(core, s, core->waits, NULL) > 0;
+}
+
 /* -- the Python face ------------------------------------------------------------------------- */
 
 static PyObject *action_of(Core *core, Act a) {
@@ -657,6 +800,22 @@ static PyObject *Core_dead(Core *self, PyObject *pos) {
     int card;
     if (read_cached(self, pos, &s) < 0) return NULL;
     return PyBool_FromLong(witness(self, &s, &card) >= 0);
+}
+
+static PyObject *Core_waits(Core *self, PyObject *pos) {
+    State s;
+    if (read_cached(self, pos, &s) < 0) return NULL;
+    if (self->waits == NULL && (self->waits = PyMem_RawMalloc(sizeof(Waits))) == NULL) return PyErr_NoMemory();
+    int found[NPILES * MAXP];
+    int n = waits_stuck(self, &s, self->waits, found);
+    PyObject *spots = PyTuple_New(n);
+    if (spots == NULL) return NULL;
+    for (int k = 0; k < n; k++) {
+        PyObject *spot = Py_BuildValue("(ii)", self->waits->closed_p[found[k]], self->waits->closed_i[found[k]]);
+        if (spot == NULL) { Py_DECREF(spots); return NULL; }
+        PyTuple_SET_ITEM(spots, k, spot);
+    }
+    return spots;
 }
 
 static PyObject *Core_score(Core *self, PyObject *args) {
@@ -1088,14 +1247,14 @@ static int remember(const Table *t, PyObject *into, Py_ssize_t most) {
 
 typedef struct {
     PyObject *memo, *solve_suit, *text[3];  /* "winnable", "not winnable", "unknown" */
-    int last, waits_most;
+    int last;
     long last_nodes;
 } Relax;
 
 typedef struct {
     Promise p;
     const Relax *relax;                /* the one-suit rules here, or NULL: only ``ask`` */
-    int prune, ask_most, check_every;
+    int prune, ask_most, check_every, waits_most;
     PyObject *lost, *ask, *tick, *remember_into;
     Py_ssize_t remember_most;
     long budget_nodes;
@@ -1333,8 +1492,12 @@ static int skipped(Core *core, const Table *t, const Node *node, const State *s,
     }
     if (!plan->prune) return 0;
     if (witness(core, s, &card) >= 0) return 1;
+    if (s->resh <= plan->waits_most) {
+        int stuck = waits_dead(core, s);
+        if (stuck) return stuck;
+    }
     const Relax *r = plan->relax;
-    if (r != NULL && s->resh > r->waits_most && s->resh <= (r->last ? 1 : 0)) return suit_lost(core, r, s, plan, nodes);
+    if (r != NULL && s->resh <= (r->last ? 1 : 0)) return suit_lost(core, r, s, plan, nodes);
     if (plan->ask == Py_None || s->resh > plan->ask_most) return 0;
     PyObject *pos = make_position(core, s, NULL, 0);
     PyObject *said = pos ? PyObject_CallOneArg(plan->ask, pos) : NULL;
@@ -1421,7 +1584,7 @@ static PyObject *Core_search(Core *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOpOOiOnlnddiOOOpil", &pos, &order, &plan.prune, &plan.lost, &plan.ask,
                           &plan.ask_most, &plan.remember_into, &plan.remember_most, &plan.budget_nodes, &stored,
                           &plan.started, &plan.seconds, &plan.check_every, &plan.tick, &relax.memo, &relax.solve_suit,
-                          &relax.last, &relax.waits_most, &relax.last_nodes))
+                          &relax.last, &plan.waits_most, &relax.last_nodes))
         return NULL;
     if (relax.memo != Py_None) {
         if (!PyDict_Check(relax.memo) || !PyCallable_Check(relax.solve_suit)) {
@@ -1459,6 +1622,7 @@ static PyMethodDef Core_methods[] = {
     {"key", (PyCFunction)Core_key, METH_O, "canon.key"},
     {"witness", (PyCFunction)Core_witness, METH_O, "dead.witness"},
     {"dead", (PyCFunction)Core_dead, METH_O, "dead.dead"},
+    {"waits", (PyCFunction)Core_waits, METH_O, "waits.stuck (as a tuple)"},
     {"score", (PyCFunction)Core_score, METH_VARARGS, "orders.Promise (order None: depth_first)"},
     {"move", (PyCFunction)Core_move, METH_VARARGS, "transitions.move(pos, src, dst, count)"},
     {"reshuffle", (PyCFunction)Core_reshuffle, METH_O, "transitions.reshuffle"},
@@ -1538,6 +1702,7 @@ static void Core_dealloc(Core *self) {
     for (int i = 0; i < 4; i++) Py_XDECREF(self->status_text[i]);
     for (int i = 0; i < 3; i++) Py_XDECREF(self->verdict_text[i]);
     for (int i = 0; i < NCACHE; i++) Py_XDECREF(self->cached[i]);
+    PyMem_RawFree(self->waits);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 

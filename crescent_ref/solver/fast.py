@@ -41,7 +41,6 @@ else:
 ENV = "CRESCENT_SOLVER_CORE"
 LOOP_ENV = "CRESCENT_SOLVER_LOOP"  # "python": the compiled core's primitives under the Python loop
 LOOP = os.environ.get(LOOP_ENV, "compiled").strip().lower() != "python"  # the search loop in C (Core.search)
-RELAX = os.environ.get(LOOP_ENV, "compiled").strip().lower() != "python-relax"  # suits.py and last.py there too
 OUTCOMES = ("found", "ran dry", "nodes", "stored", "seconds")  # Core.search's first value, by index
 CHOICES = ("auto", "python", "compiled")
 PYTHON, COMPILED = "python", "compiled"
@@ -128,12 +127,12 @@ def expand(search: Search, core: Core, pos_key: bytes, pos: Position) -> bytes |
 
 def search(search: Search, core: Core, start: Position) -> Answer:
     """``Search.loop`` from ``start`` on the compiled core's own loop (``Core.search``): the same
-    positions in the same order, the same nodes, verdict and line; the rules still in Python
-    (``Search.relaxed``) are asked from it where they can prove anything."""
+    positions in the same order, the same nodes, verdict and line. The loop asks waits.py, suits.py
+    and last.py in C too; only two.py (``Search.relaxed``, two reshuffles left) is asked of Python."""
     from crescent_ref.solver.search import CHECK_EVERY, LAST_NODES, LOST_SIZE
 
-    most = search.relaxed_most() if search.prune else -1
-    suits_here = search.prune and search.relax and not search.profile.autoplay and RELAX
+    suits_here = search.prune and search.relax and not search.profile.autoplay
+    most = 2 if suits_here and search.last and search.two_left else -1  # two.py stays in Python
     outcome, line, made, met = core.search(
         start, order_params(search.order), search.prune, search.lost, search.relaxed if most >= 0 else None, most,
         search.lost if search.keep_met else None, LOST_SIZE, search.budget.nodes, search.budget.stored,

@@ -125,7 +125,7 @@ class Search:
         status = self.judge(start)[0]
         if status in ("won", "lost"):
             return self.answer("winnable" if status == "won" else "not winnable", proof="the game is lost already")
-        if self.prune and (why := explain(self.profile, start) or waits.explain(self.profile, start)):
+        if self.prune and (why := self.dead_at_start(start)):
             return self.answer("not winnable", proof=f"dead at the start: {why}")
         if self.core is not None and fast.LOOP:
             return fast.search(self, self.core, start)
@@ -133,6 +133,14 @@ class Search:
         self.parents[root] = (b"", ())
         self.push(root, start)
         return self.loop()
+
+    def dead_at_start(self, start: Position) -> str:
+        """Why ``start`` is proved dead (dead.py, then waits.py), or an empty string."""
+        if self.core is None:
+            return explain(self.profile, start) or waits.explain(self.profile, start)
+        if self.core.dead(start):
+            return explain(self.profile, start)
+        return waits.explain(self.profile, start) if self.core.waits(start) else ""
 
     def judge(self, pos: Position) -> tuple[str, list[Action]]:
         if self.core is not None:
@@ -183,10 +191,6 @@ class Search:
                 self.solve_two if self.last and self.two_left else None, self.core))
         return found, self.nodes - before
 
-    def relaxed_most(self) -> int:
-        """The most reshuffles left at which ``relaxed`` can prove anything (-1: at none)."""
-        most = 2 if self.last and self.two_left else 1 if self.last else 0
-        return max(self.waits_most, most if self.relax and not self.profile.autoplay else -1)
 
     def solve_suit(self, part: Position) -> str:
         left = self.budget.seconds - (time.process_time() - self.started)

@@ -20,7 +20,7 @@ from crescent_ref.actions import RESHUFFLE
 from crescent_ref.game import Game, status_of
 from crescent_ref.position import Position
 from crescent_ref.profiles import get_profile
-from crescent_ref.solver import Answer, Budget, canon, dead, fast, last, orders, search, solve, suits
+from crescent_ref.solver import Answer, Budget, canon, dead, fast, last, orders, search, solve, suits, waits
 from tests.solver.small import PROFILES, brute_force, small_position
 
 BUILT = not fast.refusal(get_profile("app"))
@@ -61,6 +61,7 @@ def test_every_primitive_gives_the_python_answer(profile: str) -> None:
         assert core.status(pos) == status_of(rules, pos, moves), pos
         assert core.key(pos) == canon.key(rules, pos), pos
         assert core.witness(pos) == dead.witness(rules, pos), pos
+        assert list(core.waits(pos)) == waits.stuck(rules, pos), pos
         every: list[orders.Order] = [*orders.PORTFOLIO, orders.depth_first]
         for order in every:
             assert core.score(pos, fast.order_params(order)) == order(pos), (pos, order)
@@ -78,6 +79,21 @@ def test_every_primitive_gives_the_python_answer(profile: str) -> None:
             chosen = search.choices(rules, pos, moves)
             assert [canon.after(rules, pos, s) for s in chosen if s != (RESHUFFLE,)] == [
                 c for s, c in core.children(pos) if s in chosen], pos
+
+
+@needs_core
+@pytest.mark.parametrize("profile", MORE)
+def test_the_waiting_rule_finds_the_same_stuck_cards_on_small_and_late_positions(profile: str) -> None:
+    rules = get_profile(profile)
+    core = fast.build(rules)
+    fired = 0
+    for seed in range(300):
+        pos = small_position(seed)
+        for reshuffles in range(min(pos.reshuffles, rules.reshuffles) + 1):
+            late = pos._replace(reshuffles=reshuffles)
+            assert list(core.waits(late)) == waits.stuck(rules, late), (seed, late)
+            fired += bool(core.waits(late))
+    assert fired or rules.give_backs
 
 
 @needs_core
