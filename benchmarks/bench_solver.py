@@ -1,24 +1,37 @@
-"""Speed of the solver's two cores: nodes per CPU second, the Python core against the compiled one.
+"""Speed of the solver: nodes per CPU second of two ways to run it, and the deals decided in time.
 
 Each deal is solved by the portfolio (``crescent_ref.solver.solve``) within a fixed node budget and
-no time limit, once on each core, the two one after the other in the same process (a pair), for
-``--rounds`` rounds. The two runs of a pair must agree on the verdict, the nodes, the searches and
-the line (the script fails otherwise: the cores must expand the same positions). Per deal it
-prints the median nodes per CPU second of each core and the median of the pairs' ratios; the last
-line is the median ratio over every pair, with the load average, since other processes share the
-machine (CPU seconds do not count their time, but they share caches and memory bandwidth).
+no time limit, once each way, the two one after the other in the same process (a pair), for
+``--rounds`` rounds. The ways (``--before``, ``--after``): ``python`` (the pure-Python core),
+``python-loop`` (the compiled core's primitives under search.py's Python loop) and ``compiled``
+(the compiled core with its own loop, ``Core.search``). The two runs of a pair must agree on the
+verdict, the nodes, the searches and the line (the script fails otherwise: every way expands the
+same positions). Per deal it prints the median nodes per CPU second of each and the median of the
+pairs' ratios; the last line is the median ratio over every pair, with the load average, since
+other processes share the machine (CPU seconds do not count their time, but they share caches and
+memory bandwidth).
+
+``--decided FILE`` measures instead the share of deals decided: the first ``--deals`` codes that
+the win-rate run FILE (benchmarks/results/winrate-*.json.gz) left unknown, solved again at
+``--seconds`` CPU seconds each in this process, the way ``--after`` (the verdicts recorded in FILE
+are the "before").
 
     python benchmarks/bench_solver.py                      # 4 base profiles x 3 deals, 30,000 nodes
-    python benchmarks/bench_solver.py --nodes 100000 --rounds 3 --profile app
+    python benchmarks/bench_solver.py --nodes 100000 --rounds 3 --profile app --before python
+    python benchmarks/bench_solver.py --decided benchmarks/results/winrate-app-10s-compiled.json.gz --deals 40
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import os
 import statistics
 import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 from crescent_ref.game import Game
 from crescent_ref.profiles import get_profile
@@ -29,17 +42,17 @@ PROFILES = ("app", "open", "hoffmann-1892", "morehead-1949")
 CODES = ("CR1-N-BAAAAAA", "CR1-N-AAEJFOT", "CR1-N-AADXHSR")  # an easy win and two hard deals
 
 
-def solve_on(core: str, profile: str, code: str, nodes: int) -> Answer:
-    """One solve with ``CRESCENT_SOLVER_CORE=core``."""
-    before = os.environ.get(fast.ENV)
-    os.environ[fast.ENV] = core
+WAYS = ("python", "python-loop", "compiled")
+
+
+def solve_on(way: str, profile: str, code: str, nodes: int, seconds: float = 1e9) -> Answer:
+    """One solve the way ``way`` (WAYS)."""
+    loop, fast.LOOP = fast.LOOP, way == fast.COMPILED
     try:
-        return solve(Game.deal(profile, code), Budget(nodes=nodes, seconds=1e9))
+        return solve(Game.deal(profile, code), Budget(nodes=nodes, seconds=seconds),
+                     core=fast.PYTHON if way == fast.PYTHON else fast.COMPILED)
     finally:
-        if before is None:
-            del os.environ[fast.ENV]
-        else:
-            os.environ[fast.ENV] = before
+        fast.LOOP = loop
 
 
 def rate(answer: Answer) -> float:
@@ -50,16 +63,45 @@ def same(a: Answer, b: Answer) -> bool:
     return (a.verdict, a.nodes, a.searches, a.line) == (b.verdict, b.nodes, b.searches, b.line)
 
 
-def pairs(profile: str, code: str, nodes: int, rounds: int) -> Iterator[tuple[Answer, Answer]]:
-    """``rounds`` pairs (Python, compiled), the order inside a pair alternating."""
+def pairs(ways: tuple[str, str], profile: str, code: str, nodes: int, rounds: int) -> Iterator[tuple[Answer, Answer]]:
+    """``rounds`` pairs (before, after), the order inside a pair alternating."""
     for i in range(rounds):
         if i % 2:
-            compiled = solve_on(fast.COMPILED, profile, code, nodes)
-            python = solve_on(fast.PYTHON, profile, code, nodes)
+            after = solve_on(ways[1], profile, code, nodes)
+            before = solve_on(ways[0], profile, code, nodes)
         else:
-            python = solve_on(fast.PYTHON, profile, code, nodes)
-            compiled = solve_on(fast.COMPILED, profile, code, nodes)
-        yield python, compiled
+            before = solve_on(ways[0], profile, code, nodes)
+            after = solve_on(ways[1], profile, code, nodes)
+        yield before, after
+
+
+def unknowns(path: Path, count: int) -> list[tuple[str, str]]:
+    """The first ``count`` (profile, code) pairs that the win-rate run at ``path`` left unknown."""
+    with gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else path.open(encoding="utf-8") as f:
+        entries = json.load(f)["results"]
+    return [(e["profile"], e["code"]) for e in entries if e["verdict"] == "unknown"][:count]
+
+
+def decided(path: Path, count: int, seconds: float, way: str) -> int:
+    """Solve the unknowns of ``path`` again at ``seconds`` each; print each answer and the share decided."""
+    found = unknowns(path, count)
+    if not found:
+        print(f"bench_solver: {path} has no unknown deals", file=sys.stderr)
+        return 2
+    won = proved = 0
+    spent, began = 0.0, time.monotonic()
+    for n, (profile, code) in enumerate(found, 1):
+        answer = solve_on(way, profile, code, 50_000_000, seconds)
+        won += answer.verdict == "winnable"
+        proved += answer.verdict == "not winnable"
+        spent += answer.seconds
+        print(f"{n:>3} {profile:<15} {code:<14} {answer.verdict:<13} {answer.nodes:>10,} nodes "
+              f"{answer.seconds:>6.2f} s {rate(answer):>10,.0f} n/s  stored {answer.stored:,}", flush=True)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"{path.name}: {len(found)} deals unknown there, decided now {won + proved} ({won} won, {proved} proved "
+          f"not winnable) = {100 * (won + proved) / len(found):.1f} %, at {seconds:g} CPU s each, way {way}; "
+          f"{spent:.0f} CPU s in {time.monotonic() - began:.0f} s; load average {load}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,28 +110,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--code", action="append", help=f"deal (repeatable; default {', '.join(CODES)})")
     parser.add_argument("--nodes", type=int, default=30_000, help="node budget of each solve (default 30,000)")
     parser.add_argument("--rounds", type=int, default=3, help="pairs per deal (default 3)")
+    parser.add_argument("--before", choices=WAYS, default="python-loop", help="the first way (default python-loop)")
+    parser.add_argument("--after", choices=WAYS, default="compiled", help="the second way (default compiled)")
+    parser.add_argument("--decided", type=Path, metavar="FILE", help="a win-rate run's results: its unknowns again")
+    parser.add_argument("--deals", type=int, default=40, help="with --decided: how many unknowns (default 40)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="with --decided: CPU s a deal (default 10)")
     args = parser.parse_args(argv)
     why = fast.refusal(get_profile("app"))
     if why:
         print(f"bench_solver: {why}", file=sys.stderr)
         return 2
+    if args.decided is not None:
+        return decided(args.decided, args.deals, args.seconds, args.after)
+    ways = (args.before, args.after)
     ratios: list[float] = []
-    print(f"{'profile':<15} {'deal':<14} {'verdict':<9} {'nodes':>8} {'python n/s':>11} {'compiled n/s':>13}"
-          f" {'ratio':>6}")
+    print(f"{'profile':<15} {'deal':<14} {'verdict':<9} {'nodes':>8} {args.before + ' n/s':>16} "
+          f"{args.after + ' n/s':>16} {'ratio':>6}")
     for profile in args.profile or PROFILES:
         for code in args.code or CODES:
-            found = list(pairs(profile, code, args.nodes, args.rounds))
+            found = list(pairs(ways, profile, code, args.nodes, args.rounds))
             if not all(same(p, c) for p, c in found):
-                print(f"bench_solver: {profile} {code}: the two cores disagree", file=sys.stderr)
+                print(f"bench_solver: {profile} {code}: {ways[0]} and {ways[1]} disagree", file=sys.stderr)
                 return 1
             mine = [rate(c) / rate(p) for p, c in found]
             ratios += mine
             first = found[0][0]
             print(f"{profile:<15} {code:<14} {first.verdict:<9} {first.nodes:>8} "
-                  f"{statistics.median(rate(p) for p, _ in found):>11,.0f} "
-                  f"{statistics.median(rate(c) for _, c in found):>13,.0f} {statistics.median(mine):>6.2f}")
+                  f"{statistics.median(rate(p) for p, _ in found):>16,.0f} "
+                  f"{statistics.median(rate(c) for _, c in found):>16,.0f} {statistics.median(mine):>6.2f}")
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"median ratio compiled/python over {len(ratios)} pairs: {statistics.median(ratios):.2f} "
+    print(f"median ratio {args.after}/{args.before} over {len(ratios)} pairs: {statistics.median(ratios):.2f} "
           f"(min {min(ratios):.2f}, max {max(ratios):.2f}); load average {load}")
     return 0
 

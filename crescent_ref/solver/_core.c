@@ -1196,10 +1196,13 @@ static Queued heap_pop(Table *t) {
     return top;
 }
 
+/* this process's CPU seconds: the clock of Python's time.process_time */
 static double cpu_seconds(void) {
+#ifdef CLOCK_PROCESS_CPUTIME_ID
     struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0) return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+    return (double)clock() / CLOCKS_PER_SEC;
 }
 
 /* The winning line: the steps from the start to ``end``, replayed from the start's position. */

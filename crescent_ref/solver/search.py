@@ -49,17 +49,18 @@ TWO_NODES = 2_000  # the budget of one suit's search before its last two reshuff
 LAST_FROM = len(PORTFOLIO)  # the searches before it skip last.py: its proofs cost more than an easy win
 TWO_FROM = 1_000_000  # two.py: never in the portfolio (measured: 10 app deals won in 1.5-6 s at 10 s each,
 # 8 won in 33.6 CPU s with it from round two, 10 in 19.5 s without; it pruned nothing on the 8)
-WAITS_MOST = 1  # waits.py on positions with at most this many reshuffles left (-1: never), in profiles with
-# autoplay only, where the one-suit rules do not apply; measured with the compiled core (10 s, paired, load 6-8):
-# open's 9 unknowns of the 10 s sample, 2 won with it, 1 without; hoffmann-1892 lost a win to its Python cost
+WAITS_MOST = 1  # waits.py on positions with at most this many reshuffles left (-1: never), every profile; with it in
+# C (measured, 5 CPU s a deal, 8 unknowns of each 10 s run): hoffmann-1892 1 won with it, 0 without, at the same node
+# rate (509,000 n/s against 511,000); app 3 won either way, in 4.7 M nodes against 6.6 M; at most 3 left won the same
 LOST_SIZE = 1_000_000  # keys proved not winnable kept before the set is cleared
 
 
 @dataclass(frozen=True, slots=True)
 class Budget:
     """Limits of one solve: nodes (positions generated), seconds (CPU seconds of this process, so
-    that a loaded machine does not shrink the budget), and positions stored by one search (about
-    400 bytes each with the frontier: the default keeps a solve near 1.5 GiB)."""
+    that a loaded machine does not shrink the budget), and positions stored by one search (with the
+    frontier about 250 bytes each in the compiled loop, 530 in the Python one: the default keeps a
+    solve near 0.9 GiB, 1.8 GiB)."""
 
     nodes: int = 50_000_000  # the compiled core makes about 300,000 a CPU second: the seconds bind first
     seconds: float = 60.0
@@ -286,8 +287,9 @@ ORDERS = ("portfolio", "depth-first")
 
 
 def waits_most(profile: Profile) -> int:
-    """The most reshuffles left at which the solve asks waits.py (WAITS_MOST with autoplay, else never)."""
-    return WAITS_MOST if profile.autoplay else -1
+    """The most reshuffles left at which the solve asks waits.py (WAITS_MOST; the rule itself never
+    judges a profile with give-backs)."""
+    return WAITS_MOST
 
 
 def solve(game: Game, budget: Budget | None = None, *, prune: bool = True, order: str = "portfolio",
