@@ -11,6 +11,11 @@ pairs' ratios; the last line is the median ratio over every pair, with the load 
 other processes share the machine (CPU seconds do not count their time, but they share caches and
 memory bandwidth).
 
+``--before-tree DIR`` runs the first way from another checkout of the kit instead (a child process
+with DIR first on the path, its compiled core built there: ``git archive COMMIT | tar -x -C DIR``),
+to compare against an earlier commit; the pairs then need not expand the same positions, and the
+rates are of each run's own nodes.
+
 ``--decided FILE`` measures instead the share of deals decided: the first ``--deals`` codes that
 the win-rate run FILE (benchmarks/results/winrate-*.json.gz) left unknown, solved again at
 ``--seconds`` CPU seconds each in this process, the way ``--after`` (the verdicts recorded in FILE
@@ -28,6 +33,7 @@ import gzip
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -63,14 +69,40 @@ def same(a: Answer, b: Answer) -> bool:
     return (a.verdict, a.nodes, a.searches, a.line) == (b.verdict, b.nodes, b.searches, b.line)
 
 
-def pairs(ways: tuple[str, str], profile: str, code: str, nodes: int, rounds: int) -> Iterator[tuple[Answer, Answer]]:
-    """``rounds`` pairs (before, after), the order inside a pair alternating."""
+CHILD = """
+import json, sys
+from crescent_ref.game import Game
+from crescent_ref.solver.search import Budget, solve
+a = solve(Game.deal(sys.argv[1], sys.argv[2]), Budget(nodes=int(sys.argv[3]), seconds=1e9), core=sys.argv[4])
+print(json.dumps([a.verdict, a.nodes, a.seconds, a.searches]))
+"""
+
+
+def solve_in(tree: Path, way: str, profile: str, code: str, nodes: int) -> Answer:
+    """One solve by the kit in ``tree``, in a child process (``python-loop`` there: its compiled core)."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    core = fast.PYTHON if way == fast.PYTHON else fast.COMPILED
+    out = subprocess.run([sys.executable, "-c", CHILD, profile, code, str(nodes), core], env=env, cwd=tree,
+                         capture_output=True, text=True, check=True).stdout
+    verdict, made, seconds, searches = json.loads(out)
+    return Answer(verdict, nodes=made, seconds=seconds, searches=searches)
+
+
+def pairs(ways: tuple[str, str], profile: str, code: str, nodes: int, rounds: int,
+          tree: Path | None = None) -> Iterator[tuple[Answer, Answer]]:
+    """``rounds`` pairs (before, after), the order inside a pair alternating; the before way from
+    ``tree`` when given."""
+    def first() -> Answer:
+        if tree is None:
+            return solve_on(ways[0], profile, code, nodes)
+        return solve_in(tree, ways[0], profile, code, nodes)
+
     for i in range(rounds):
         if i % 2:
             after = solve_on(ways[1], profile, code, nodes)
-            before = solve_on(ways[0], profile, code, nodes)
+            before = first()
         else:
-            before = solve_on(ways[0], profile, code, nodes)
+            before = first()
             after = solve_on(ways[1], profile, code, nodes)
         yield before, after
 
@@ -112,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="pairs per deal (default 3)")
     parser.add_argument("--before", choices=WAYS, default="python-loop", help="the first way (default python-loop)")
     parser.add_argument("--after", choices=WAYS, default="compiled", help="the second way (default compiled)")
+    parser.add_argument("--before-tree", type=Path, metavar="DIR", help="the first way from the kit in DIR")
     parser.add_argument("--decided", type=Path, metavar="FILE", help="a win-rate run's results: its unknowns again")
     parser.add_argument("--deals", type=int, default=40, help="with --decided: how many unknowns (default 40)")
     parser.add_argument("--seconds", type=float, default=10.0, help="with --decided: CPU s a deal (default 10)")
@@ -123,23 +156,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.decided is not None:
         return decided(args.decided, args.deals, args.seconds, args.after)
     ways = (args.before, args.after)
+    label = args.before if args.before_tree is None else f"{args.before_tree.name}:{args.before}"
     ratios: list[float] = []
-    print(f"{'profile':<15} {'deal':<14} {'verdict':<9} {'nodes':>8} {args.before + ' n/s':>16} "
+    print(f"{'profile':<15} {'deal':<14} {'verdict':<9} {'nodes':>8} {label + ' n/s':>16} "
           f"{args.after + ' n/s':>16} {'ratio':>6}")
     for profile in args.profile or PROFILES:
         for code in args.code or CODES:
-            found = list(pairs(ways, profile, code, args.nodes, args.rounds))
-            if not all(same(p, c) for p, c in found):
+            found = list(pairs(ways, profile, code, args.nodes, args.rounds, args.before_tree))
+            if args.before_tree is None and not all(same(p, c) for p, c in found):
                 print(f"bench_solver: {profile} {code}: {ways[0]} and {ways[1]} disagree", file=sys.stderr)
                 return 1
             mine = [rate(c) / rate(p) for p, c in found]
             ratios += mine
-            first = found[0][0]
-            print(f"{profile:<15} {code:<14} {first.verdict:<9} {first.nodes:>8} "
+            first, nodes = found[0][1], f"{found[0][0].nodes}/{found[0][1].nodes}" if args.before_tree else ""
+            print(f"{profile:<15} {code:<14} {first.verdict:<9} {nodes or first.nodes:>8} "
                   f"{statistics.median(rate(p) for p, _ in found):>16,.0f} "
                   f"{statistics.median(rate(c) for _, c in found):>16,.0f} {statistics.median(mine):>6.2f}")
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"median ratio {args.after}/{args.before} over {len(ratios)} pairs: {statistics.median(ratios):.2f} "
+    print(f"median ratio {args.after}/{label} over {len(ratios)} pairs: {statistics.median(ratios):.2f} "
           f"(min {min(ratios):.2f}, max {max(ratios):.2f}); load average {load}")
     return 0
 
