@@ -1559,6 +1559,7 @@ static int run_search(Core *core, Table *t, const State *start, const Plan *plan
         int found = grow_node(core, t, q.node, &s, plan, all, nodes, &ticks, won);
         if (found) { result = found < 0 ? -1 : FOUND; goto done; }
         if (++expanded % plan->check_every) continue;
+        if (PyErr_CheckSignals() < 0) goto done;  /* Ctrl-C stops a long search as it stops the Python loop */
         if (plan->tick != Py_None) {
             PyObject *r = PyObject_CallFunction(plan->tick, "l", *nodes);
             if (r == NULL) goto done;
