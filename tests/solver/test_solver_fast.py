@@ -144,6 +144,21 @@ def test_the_compiled_loop_expands_what_the_python_loop_does_on_the_compiled_cor
 
 
 @needs_core
+@pytest.mark.parametrize("budget", [Budget(stored=700, seconds=60), Budget(nodes=3_000, seconds=60)],
+                         ids=["stored", "nodes"])
+def test_both_loops_stop_on_the_same_budget_at_the_same_node(budget: Budget, monkeypatch: pytest.MonkeyPatch) -> None:
+    on(fast.COMPILED, monkeypatch)
+    game = Game.deal("hoffmann-1892", "CR1-N-AAEJFOT")
+    monkeypatch.setattr(fast, "LOOP", False)
+    python_loop = solve(game, budget, order="depth-first")
+    monkeypatch.setattr(fast, "LOOP", True)
+    compiled_loop = solve(game, budget, order="depth-first")
+    assert compiled_loop.verdict == "unknown" and compiled_loop.limit == ("stored" if budget.stored == 700 else "nodes")
+    assert (compiled_loop.nodes, compiled_loop.stored, compiled_loop.limit) == (
+        python_loop.nodes, python_loop.stored, python_loop.limit)
+
+
+@needs_core
 def test_past_the_first_round_the_last_reshuffle_rule_runs_on_both_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     python, compiled = both(Game.deal("app", "CR1-N-AAEJFOT"), Budget(nodes=80_000, seconds=120), monkeypatch)
     assert python.searches > len(orders.PORTFOLIO)  # the second round: last.py in every search
