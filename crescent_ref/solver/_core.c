@@ -1,5 +1,6 @@
 /* The solver's compiled core: the move generator, the transitions, the canonical key, the search
- * order's score and the locked-card rule, on the engine's own Position objects.
+ * order's score, the locked-card rule and the waiting rule, on the engine's own Position objects;
+ * and the search loop itself (Core.search), with the one-suit rules of suits.py and last.py.
  *
  * Every function here restates one Python function of crescent_ref (named in its comment) and must
  * give exactly its answer, in the same order: the search on this core expands the same positions as

@@ -3,14 +3,17 @@
 The compiled core restates, in C, the functions of the search's inner loop: ``movegen.pile_moves``
 and ``foundation_moves``, ``game.status_of``, ``search.choices`` (``safe.safe_move`` and
 ``canon.steps``), ``canon.after`` (``transitions.move``, ``reshuffle``, ``autoplay``),
-``canon.key``, ``orders.Promise`` and ``dead.witness``, and one whole ``Search.expand``. Each gives
-the Python function's answer in the same order, so a search on it expands the same positions in the
-same order, with the same node counts and the same lines (tests/solver/test_solver_fast.py); the
-loop itself, the frontier, the one-suit relaxations and every proof stay in Python.
+``canon.key``, ``orders.Promise``, ``dead.witness`` and ``waits.stuck``, one whole ``Search.expand``,
+and the loop itself (``search``: the frontier, the seen table, the budget, ``suits.py`` and
+``last.py``'s one-suit rules). Each gives the Python function's answer in the same order, so a
+search on it expands the same positions in the same order, with the same node counts and the same
+lines (tests/solver/test_solver_fast.py); ``two.py`` and the text of the proofs stay in Python.
 
 ``CRESCENT_SOLVER_CORE`` chooses: ``auto`` (the default: compiled when it is built and covers the
 profile), ``python`` (the pure-Python path, for re-proving an answer another way) or ``compiled``
 (the compiled core or an error). The answer says which ran (``Answer.core``).
+``CRESCENT_SOLVER_LOOP=python`` runs the compiled core's primitives under search.py's Python loop
+(the way of the previous round, to compare or re-prove).
 """
 
 from __future__ import annotations
