@@ -510,26 +510,22 @@ static long score(const State *s, const Promise *p) {
     int nexts[8], nn = 0, depth[8];
     for (int i = 0; i < 4; i++) if (s->up[i] < KING) nexts[nn++] = i * 13 + s->up[i];
     for (int i = 0; i < 4; i++) if (s->down[i] > ACE) nexts[nn++] = i * 13 + s->down[i] - 2;
-    for (int i = 0; i < nn; i++) depth[i] = DEEP;
-    int codes[52];
-    for (int c = 0; c < 52; c++) codes[c] = code_of(s, c);
+    int codes[52], nearest[52];  /* nearest: the fewest cards on a copy of the card, over the piles */
+    for (int c = 0; c < 52; c++) codes[c] = code_of(s, c), nearest[c] = DEEP;
     long tangled = 0;
     for (int i = 0; i < NPILES; i++) {
         int n = s->len[i];
         const unsigned char *pile = s->c[i];
-        for (int j = 1; j < n; j++) {
+        for (int j = 0; j < n; j++) {
+            if (n - 1 - j < nearest[pile[j]]) nearest[pile[j]] = n - 1 - j;
             int u = codes[pile[j]];
             if (u > 0) {
                 int low = u - u % 16;
                 for (int k = 0; k < j; k++) { int l = codes[pile[k]]; tangled += low <= l && l < u; }
             }
         }
-        for (int t = 0; t < nn; t++) {
-            for (int j = n - 1; j >= 0; j--) {
-                if (pile[j] == nexts[t]) { if (n - 1 - j < depth[t]) depth[t] = n - 1 - j; break; }
-            }
-        }
     }
+    for (int t = 0; t < nn; t++) depth[t] = nearest[nexts[t]];
     long buried = 0, home = 0;
     for (int t = 0; t < nn; t++) buried += depth[t];
     for (int i = 0; i < 4; i++) home += s->up[i] + KING + 1 - s->down[i];
