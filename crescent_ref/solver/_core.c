@@ -459,6 +459,7 @@ static void choices(const Core *core, const State *s, const Act *moves, int n, i
 
 static int pile_cmp(const State *s, int a, int b) {
     int n = s->len[a] < s->len[b] ? s->len[a] : s->len[b];
+    if (n && s->c[a][0] != s->c[b][0]) return s->c[a][0] - s->c[b][0];  /* most piles differ at the bottom */
     int c = n ? memcmp(s->c[a], s->c[b], (size_t)n) : 0;
     return c ? c : s->len[a] - s->len[b];
 }
