@@ -1,4 +1,4 @@
-"""Build hook: compile the solver's C core (crescent_ref/solver/_core.c) into the wheel.
+"""Build hook: compile the solver's C core (crescent_ref/solver/csrc/*.c) into the wheel, one extension.
 
 The core is optional. When it cannot be built (no C compiler, no Python headers, or
 ``CRESCENT_BUILD_CORE=0``) the hook warns and the wheel is the pure-Python kit, which solves the
@@ -17,7 +17,7 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 MODULE = "crescent_ref.solver._core"
-SOURCE = "crescent_ref/solver/_core.c"
+SOURCES = "crescent_ref/solver/csrc"  # every .c here, with core.h, makes the one module
 SWITCH = "CRESCENT_BUILD_CORE"  # "0": do not try to build the compiled core
 
 
@@ -27,7 +27,10 @@ def compile_core(root: Path, out: Path) -> Path:
     from setuptools import Distribution, Extension
     from setuptools.command.build_ext import build_ext
 
-    extension = Extension(MODULE, [str(root / SOURCE)], extra_compile_args=["-O2"])
+    sources = sorted(str(path) for path in (root / SOURCES).glob("*.c"))
+    if not sources:
+        raise FileNotFoundError(f"no C sources in {root / SOURCES}")
+    extension = Extension(MODULE, sources, depends=[str(root / SOURCES / "core.h")], extra_compile_args=["-O2"])
     command = build_ext(Distribution({"name": "crescent-kit-core", "ext_modules": [extension]}))
     command.build_lib = str(out)
     with tempfile.TemporaryDirectory(prefix="crescent-core-") as temp:

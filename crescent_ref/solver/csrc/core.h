@@ -1,0 +1,225 @@
+/* The compiled core's shared types and the functions its files call of each other.
+ *
+ * The core restates, in C, the solver's inner loop: every function restates one Python function of
+ * crescent_ref (named in its comment) and must give exactly its answer, in the same order, so a
+ * search on this core expands the same positions as the pure-Python search
+ * (tests/solver/test_solver_fast.py holds it to that, and the conformance adapter
+ * crescent_ref.solver.fastgame holds its moves and transitions to the corpus and perft).
+ * crescent_ref/solver/fast.py builds a Core per profile and says when this module is not used.
+ *
+ * The files, all compiled into the one extension crescent_ref.solver._core (hatch_build.py):
+ *   position.c  positions read into a State and written back; actions and orders from Python
+ *   moves.c     the move generator, the status, the transitions with autoplay
+ *   steps.c     the steps searched, the canonical key, the order's score
+ *   dead.c      the locked-card rule and the cards that wait on each other
+ *   suits.c     the one-suit rules (suits.py, last.py)
+ *   table.c     the seen table, the packed positions, the heap, the CPU clock
+ *   search.c    the search loop (Core.search) and its line
+ *   methods.c   the Core's methods as Python calls them
+ *   module.c    the Core type and the module
+ */
+#ifndef CRESCENT_CORE_H
+#define CRESCENT_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#if defined(__GNUC__)
+#pragma GCC visibility push(hidden)  /* the files' shared names stay inside the .so; PyInit__core is exported */
+#endif
+
+/* -- places, cards and a position ---------------------------------------------------------------- */
+
+#define NPILES 16
+#define MAXP 104          /* cards in a pile at most: the whole double deck */
+#define UPB 16            /* UP + suit: the Ace foundation of that suit */
+#define DOWNB 20          /* DOWN + suit: the King foundation */
+#define HOLDP 24
+#define NPLACES 25
+#define NO_CARD 52
+#define ACE 1
+#define KING 13
+#define DEEP 20           /* orders.DEEP */
+#define MAXMOVES 512
+#define MAXSTEP 16        /* slides (at most 12) and a move */
+#define RESH (-1)         /* an action's src for the reshuffle */
+#define NCACHE 4          /* positions whose reading is kept: one is asked several questions in a row */
+
+typedef struct {
+    int len[NPILES];
+    unsigned char c[NPILES][MAXP];
+    long hidden[NPILES];
+    int up[4], down[4], held[4];
+    long resh;
+    long moves;
+} State;
+
+typedef struct { signed char src, dst; } Act;
+
+typedef struct {
+    PyObject_HEAD
+    int wrap, limit, between, give_backs, autoplay, hold, stuck_no_move, collapse, ordered;
+    int order[NPILES];                 /* autoplay's scan order (0-based piles) when ordered */
+    int nnear[53];
+    unsigned char near[53][2];
+    PyTypeObject *postype;             /* crescent_ref.position.Position */
+    PyObject *actions;                 /* actions.MOVES: MOVES[src][dst] */
+    PyObject *reshuffle;               /* actions.RESHUFFLE */
+    PyObject *heappush;                /* heapq.heappush */
+    PyObject *status_text[4];          /* "won", "playing", "waiting", "lost" */
+    PyObject *verdict_text[3];         /* "winnable", "not winnable", "unknown" */
+    PyObject *cached[NCACHE];          /* the positions read last (held, so that their identity stays theirs) */
+    State cache[NCACHE];               /* and what was read of them */
+    int next_slot;
+    struct Waits *waits;               /* waits.py's scratch, made when first asked */
+} Core;
+
+enum { WON, PLAYING, WAITING, LOST };
+
+static inline int top_of(const State *s, int i) { return s->len[i] ? s->c[i][s->len[i] - 1] : NO_CARD; }
+
+static inline int is_near(const Core *core, int card, int other) {
+    for (int k = 0; k < core->nnear[card]; k++)
+        if (core->near[card][k] == other) return 1;
+    return 0;
+}
+
+static inline int takes_up(const State *s, int suit, int rank) {
+    int held = s->held[suit];
+    if (held) return rank == held || rank == held + 1;
+    return rank == s->up[suit] + 1 && rank <= KING;
+}
+
+static inline int takes_down(const State *s, int suit, int rank) {
+    int held = s->held[suit];
+    if (held) return rank == held || rank == held - 1;
+    return rank == s->down[suit] - 1 && rank >= ACE;
+}
+
+static inline int meets(const State *s, int suit) { return !s->held[suit] && s->down[suit] == s->up[suit] + 1; }
+
+/* The tuples made here hold ints, bytes, other such tuples or the interned actions: none can be part of
+ * a reference cycle, so they are taken off the cyclic collector's lists, which would otherwise walk
+ * every recorded position and step at each full collection. */
+static inline PyObject *untracked(PyObject *o) {
+    if (o != NULL && PyObject_GC_IsTracked(o)) PyObject_GC_UnTrack(o);
+    return o;
+}
+
+/* -- what the search tries and stores ----------------------------------------------------------- */
+
+/* the steps of a position: each a few actions (slides, then a move) */
+typedef struct { int n; int len[MAXMOVES]; Act a[MAXMOVES][MAXSTEP]; } Steps;
+
+/* a canonical key's bytes at most */
+#define KEYMAX (MAXP * NPILES + NPILES + 13)
+
+/* orders.Promise's weights, or flat (orders.depth_first) */
+typedef struct { long home, kept, buried, tangled; int flat; } Promise;
+
+/* waits.py's scratch: the spots of each card, the closed cards, their gates and the events met */
+#define ALWAYS (-1)
+#define COPIES 8          /* copies of one card on the piles that the rule follows (a double deck: 2) */
+
+typedef struct Waits {
+    const State *s;
+    int resh, m;
+    unsigned char cp[52][COPIES], ci[52][COPIES], ncopies[53];  /* where: the spots of each card */
+    short number[NPILES][MAXP];          /* the closed card's number at a spot, or -1 */
+    short gates[NPILES][MAXP];           /* per pinned spot of a gated pile: the closed card at or above it */
+    unsigned char gated[NPILES];
+    unsigned char closed_p[NPILES * MAXP], closed_i[NPILES * MAXP];
+    unsigned char flags[2 * NPILES * MAXP];
+} Waits;
+
+/* a seen position: its key and packed state (offsets), its parent's index and its step's number */
+typedef struct { uint64_t key; uint64_t state; uint32_t parent; uint16_t step; uint16_t keylen; } Node;
+typedef struct { long score; uint32_t tick; uint32_t node; } Queued;
+typedef struct {
+    int32_t resh, moves;
+    uint8_t up[4], down[4], held[4], len[NPILES], hidden[NPILES];
+} Packed;
+
+typedef struct {
+    Node *nodes; size_t nnodes, cap_nodes;
+    uint64_t *slots; size_t nslots;        /* (hash << 32) | (node + 1); 0 is empty */
+    unsigned char *keys; size_t nkeys, cap_keys;
+    unsigned char *states; size_t nstates, cap_states;
+    Queued *heap; size_t nheap, cap_heap;
+} Table;
+
+/* the one-suit rules' memo and its search (suits.c) */
+typedef struct {
+    PyObject *memo, *solve_suit, *text[3];  /* "winnable", "not winnable", "unknown" */
+    int last;
+    long last_nodes;
+} Relax;
+
+/* one search's order, rules, budgets and callbacks */
+typedef struct {
+    Promise p;
+    const Relax *relax;                /* the one-suit rules here, or NULL: only ``ask`` */
+    int prune, ask_most, check_every, waits_most;
+    PyObject *lost, *ask, *tick, *remember_into;
+    Py_ssize_t remember_most;
+    long budget_nodes;
+    size_t budget_stored;
+    double started, seconds;
+} Plan;
+
+enum { FOUND, RAN_DRY, NODES, STORED, SECONDS };
+
+/* -- position.c --------------------------------------------------------------------------------- */
+int read_ints(PyObject *tuple, int *out, Py_ssize_t n, const char *what);
+int read_cached(Core *core, PyObject *pos, State *s);
+PyObject *make_position(Core *core, const State *s, PyObject *parent, unsigned dirty);
+PyObject *action_of(Core *core, Act a);
+PyObject *action_list(Core *core, const Act *moves, int n);
+PyObject *step_tuple(Core *core, const Act *step, int len);
+int read_promise(PyObject *order, Promise *p);
+
+/* -- moves.c ------------------------------------------------------------------------------------ */
+int pile_moves(const Core *core, const State *s, Act *out);
+int foundation_moves(const Core *core, const State *s, Act *out);
+int status_of(const Core *core, const State *s, int npile_moves);
+int is_won(const State *s);
+void move(State *s, int src, int dst, int count, unsigned *dirty);
+void reshuffle(State *s, unsigned *dirty);
+void after(const Core *core, State *s, const Act *step, int len, unsigned *dirty);
+
+/* -- steps.c ------------------------------------------------------------------------------------ */
+void steps(const Core *core, const State *s, const Act *moves, int n, Steps *out);
+void choices(const Core *core, const State *s, const Act *moves, int n, int prune, Steps *out);
+int pile_cmp(const State *s, int a, int b);
+Py_ssize_t key_into(const Core *core, const State *s, unsigned char *out);
+PyObject *key_of(const Core *core, const State *s);
+long score(const State *s, const Promise *p);
+
+/* -- dead.c ------------------------------------------------------------------------------------- */
+int witness(const Core *core, const State *s, int *card);
+int waits_stuck(const Core *core, const State *s, Waits *w, int *out);
+int waits_dead(Core *core, const State *s);
+
+/* -- table.c ------------------------------------------------------------------------------------ */
+void table_free(Table *t);
+int grow(void **buf, size_t *cap, size_t need, size_t item);
+long table_add(Table *t, const unsigned char *key, size_t n, int *fresh);
+int pack(Table *t, Node *node, const State *s);
+void unpack(const Table *t, const Node *node, State *s);
+int heap_push(Table *t, Queued q);
+Queued heap_pop(Table *t);
+double cpu_seconds(void);
+
+/* -- suits.c, search.c, methods.c ---------------------------------------------------------------- */
+int suit_lost(Core *core, const Relax *r, const State *s, const Plan *plan, long *nodes);
+PyObject *Core_search(Core *self, PyObject *args);
+extern PyMethodDef Core_methods[];
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#endif

@@ -1,0 +1,177 @@
+/* The dead rules, a position proved not winnable by its cards alone: the locked-card rule
+ * (solver/dead.py's witness) and the cards that wait on each other (solver/waits.py's stuck). */
+#include "core.h"
+
+/* -- the locked-card rule (dead.witness) ------------------------------------------------------ */
+
+static int never_placed(const Core *core, const State *s, int card, const int *loose, const int *trapped) {
+    int suit = card / 13, rank = card % 13 + 1, up = s->up[suit], down = s->down[suit];
+    int ace = suit * 13 - 1, held = s->held[suit], lacking[KING + 1] = {0};
+    for (int r = ACE + 1; r < KING; r++) lacking[r] = loose[ace + r] == trapped[ace + r] && held != r;
+    int up_closed = rank == ACE || rank <= up, down_closed = rank == KING || rank >= down, between = 0;
+    for (int r = ACE + 1; r < KING; r++) {
+        if (!lacking[r]) continue;
+        up_closed |= up < r && r < rank;
+        down_closed |= rank < r && r < down;
+        between |= up < r && r < down;
+    }
+    int may_meet = core->between && down > up && !between;
+    return up_closed && down_closed && !may_meet;
+}
+
+static int pile_dead(const Core *core, const State *s, int i, const int *loose) {
+    int trapped[53] = {0}, locked[53] = {0};
+    for (int j = (int)s->resh; j < s->len[i]; j++) trapped[s->c[i][j]]++;
+    for (int j = s->len[i] - 1; j > s->resh; j--) {
+        int card = s->c[i][j], all = 1;
+        trapped[card]--;
+        for (int k = 0; k < core->nnear[card] && all; k++) {
+            int n = core->near[card][k];
+            all = loose[n] == trapped[n] + locked[n];
+        }
+        if (all) {
+            if (never_placed(core, s, card, loose, trapped)) return card;
+            locked[card]++;
+        }
+    }
+    return -1;
+}
+
+int witness(const Core *core, const State *s, int *card) {
+    if (core->give_backs) return -1;
+    int loose[53] = {0};
+    for (int i = 0; i < NPILES; i++)
+        for (int j = 0; j < s->len[i]; j++) loose[s->c[i][j]]++;
+    for (int i = 0; i < NPILES; i++) {
+        if (s->len[i] > s->resh + 1 && (*card = pile_dead(core, s, i, loose)) >= 0) return i;
+    }
+    return -1;
+}
+
+/* -- cards that wait on each other (waits.stuck) ---------------------------------------------------
+ *
+ * waits.py's fixed point restated: the closed cards (no neighbour copy topping another pile or free
+ * to rotate up) in the order waits.stuck lists them (piles ascending, each from its top down), their
+ * gates, and the least set of events, iterated until nothing changes. The prerequisites are read off
+ * the position at each look instead of being listed first: the least fixed point is the same. */
+
+static inline int wait_left(const Waits *w, int q, int j) {
+    int gate = j >= w->resh ? (w->gated[q] ? w->gates[q][j] : ALWAYS) : w->number[q][j];
+    return gate < 0 ? ALWAYS : 2 * gate + 1;
+}
+
+static inline int wait_met(const Waits *w, int code) { return code < 0 || w->flags[code]; }
+
+/* some pile route of closed card m is open (waits._onto, any requirement met) */
+static int onto_met(const Core *core, const Waits *w, int m) {
+    int p = w->closed_p[m], i = w->closed_i[m], card = w->s->c[p][i];
+    for (int k = 0; k < core->nnear[card]; k++) {
+        int n = core->near[card][k];
+        for (int c = 0; c < w->ncopies[n]; c++) {
+            int q = w->cp[n][c], j = w->ci[n][c], code;
+            if (q != p) code = wait_left(w, q, j + 1);
+            else if (j > i || j < w->resh) code = w->number[q][j] >= 0 ? 2 * w->number[q][j] : wait_left(w, q, j);
+            else continue;
+            if (wait_met(w, code)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* every rank in ``ranks`` (n of them) can arrive: some copy of it leaves its pile */
+static int ranks_met(const Waits *w, int suit, const int *ranks, int n) {
+    for (int k = 0; k < n; k++) {
+        int card = suit * 13 + ranks[k] - 1, any = 0;
+        for (int c = 0; c < w->ncopies[card] && !any; c++) any = wait_met(w, wait_left(w, w->cp[card][c], w->ci[card][c]));
+        if (!any) return 0;
+    }
+    return 1;
+}
+
+/* some foundation route of closed card m is open (waits._home over waits._ranks_needed) */
+static int home_met(const Core *core, const Waits *w, int m) {
+    const State *s = w->s;
+    int card = s->c[w->closed_p[m]][w->closed_i[m]], suit = card / 13, rank = card % 13 + 1;
+    int a = s->up[suit], b = s->down[suit], h = s->held[suit], slides = core->between && b > a;
+    int meet[KING], nmeet = 0, ranks[KING], n;
+    for (int k = a + 1; k < b; k++) if (k != h) meet[nmeet++] = k;
+    if (rank != ACE && (rank > a || slides)) {
+        if (rank <= a) { if (ranks_met(w, suit, meet, nmeet)) return 1; }
+        else {
+            n = 0;
+            for (int k = a + 1; k < rank; k++) if (k != h && !(slides && k >= b)) ranks[n++] = k;
+            if (ranks_met(w, suit, ranks, n)) return 1;
+        }
+    }
+    if (rank != KING && (rank < b || slides)) {
+        if (rank >= b) { if (ranks_met(w, suit, meet, nmeet)) return 1; }
+        else {
+            n = 0;
+            for (int k = rank + 1; k < b; k++) if (k != h && !(slides && k <= a)) ranks[n++] = k;
+            if (ranks_met(w, suit, ranks, n)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* waits.stuck: the number of stuck cards, their spots in w->closed_* order into ``out`` (closed numbers) */
+int waits_stuck(const Core *core, const State *s, Waits *w, int *out) {
+    if (core->give_backs) return 0;
+    w->s = s;
+    w->resh = s->resh < 0 ? 0 : s->resh > MAXP ? MAXP : (int)s->resh;
+    w->m = 0;
+    uint32_t reached[53] = {0};
+    memset(w->ncopies, 0, sizeof w->ncopies);
+    for (int p = 0; p < NPILES; p++) {
+        for (int i = 0; i < s->len[p]; i++) {
+            int card = s->c[p][i];
+            if (w->ncopies[card] >= COPIES) return 0;  /* beyond any deal: the rule proves nothing */
+            w->cp[card][w->ncopies[card]] = (unsigned char)p, w->ci[card][w->ncopies[card]++] = (unsigned char)i;
+            if (i < w->resh) reached[card] |= 1u << p;
+            w->number[p][i] = -1;
+        }
+        if (s->len[p]) reached[top_of(s, p)] |= 1u << p;
+    }
+    for (int p = 0; p < NPILES; p++) {
+        w->gated[p] = 0;
+        for (int i = s->len[p] - 1; i >= 0; i--) {
+            int card = s->c[p][i];
+            uint32_t piles = 0;
+            for (int k = 0; k < core->nnear[card]; k++) piles |= reached[core->near[card][k]];
+            if (piles & ~(1u << p)) continue;
+            w->number[p][i] = (short)w->m;
+            w->closed_p[w->m] = (unsigned char)p, w->closed_i[w->m++] = (unsigned char)i;
+            if (i >= w->resh) w->gated[p] = 1;
+        }
+    }
+    if (!w->m) return 0;
+    for (int p = 0; p < NPILES; p++) {
+        if (!w->gated[p]) continue;
+        short gate = ALWAYS;
+        for (int i = s->len[p] - 1; i >= 0; i--) {
+            if (w->number[p][i] >= 0) gate = w->number[p][i];
+            w->gates[p][i] = gate;
+        }
+    }
+    memset(w->flags, 0, (size_t)(2 * w->m));
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int m = 0; m < w->m; m++) {
+            int p = w->closed_p[m], i = w->closed_i[m];
+            int gate = w->resh <= i && i < s->len[p] - 1 ? wait_left(w, p, i + 1) : ALWAYS;
+            if (w->flags[2 * m] || !wait_met(w, gate)) continue;
+            if (onto_met(core, w, m)) { w->flags[2 * m] = w->flags[2 * m + 1] = 1; changed = 1; continue; }
+            if (w->flags[2 * m + 1]) continue;
+            if (home_met(core, w, m)) { w->flags[2 * m + 1] = 1; changed = 1; }
+        }
+    }
+    int n = 0;
+    for (int m = 0; m < w->m; m++)
+        if (!w->flags[2 * m + 1]) { if (out) out[n] = m; n++; }
+    return n;
+}
+
+int waits_dead(Core *core, const State *s) {
+    if (core->waits == NULL && (core->waits = PyMem_RawMalloc(sizeof(Waits))) == NULL) { PyErr_NoMemory(); return -1; }
+    return waits_stuck(core, s, core->waits, NULL) > 0;
+}

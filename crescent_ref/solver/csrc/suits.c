@@ -1,0 +1,214 @@
+/* One suit at a time: suits.some_suit_lost with suits.zero, suits.one_left and last.sweep.
+ *
+ * Asked by the search loop (search.c) of the positions with no reshuffle left (and one, from the
+ * second round of restarts) in profiles without autoplay, in place of Search.relaxed. The answers go
+ * into the solve's Python memo under the keys suits.py gives them, so both loops share what they
+ * learn; a one-suit position's own search (a memo miss) is Python's Search.suit_verdict, itself run
+ * on the compiled loop. last.sweep's own depth-first walk keeps its seen positions in a table.c table. */
+#include "core.h"
+
+enum { WINNABLE, NOT_WINNABLE, UNKNOWN };
+
+static int verdict_code(const Relax *r, PyObject *text) {
+    for (int i = 0; i < 3; i++)
+        if (text == r->text[i]) return i;
+    for (int i = 0; i < 3; i++) {
+        int same = PyUnicode_Check(text) ? PyUnicode_Compare(text, r->text[i]) == 0 : 0;
+        if (same) return i;
+    }
+    PyErr_SetString(PyExc_ValueError, "one-suit verdict: expected winnable, not winnable or unknown");
+    return -1;
+}
+
+/* the memo's verdict for the key in ``key`` (n bytes), or -2 when it holds none */
+static int memo_get(const Relax *r, PyObject *key) {
+    PyObject *found = PyDict_GetItemWithError(r->memo, key);
+    if (found == NULL) return PyErr_Occurred() ? -1 : -2;
+    return verdict_code(r, found);
+}
+
+static int memo_set(const Relax *r, PyObject *key, int verdict) {
+    return PyDict_SetItem(r->memo, key, r->text[verdict]);
+}
+
+static void one_suit_of(const State *s, int suit, State *part) {
+    for (int i = 0; i < NPILES; i++) {
+        int n = 0;
+        for (int j = 0; j < s->len[i]; j++)
+            if (s->c[i][j] / 13 == suit) part->c[i][n++] = s->c[i][j];
+        part->len[i] = n;
+        part->hidden[i] = 0;
+    }
+    for (int i = 0; i < 4; i++) {
+        part->up[i] = i == suit ? s->up[i] : KING;
+        part->down[i] = i == suit ? s->down[i] : ACE;
+        part->held[i] = i == suit ? s->held[i] : 0;
+    }
+    part->resh = s->resh;
+    part->moves = 0;
+}
+
+/* suits.zero: a one-suit position with no reshuffle left, remembered by its key */
+static int zero_verdict(Core *core, const Relax *r, const State *part, long *nodes) {
+    PyObject *key = key_of(core, part);
+    if (key == NULL) return -1;
+    int verdict = memo_get(r, key);
+    if (verdict == -2) {
+        PyObject *pos = make_position(core, part, NULL, 0);
+        PyObject *said = pos ? PyObject_CallOneArg(r->solve_suit, pos) : NULL;
+        Py_XDECREF(pos);
+        PyObject *text = NULL;
+        long made = 0;
+        verdict = said && PyArg_ParseTuple(said, "Ol", &text, &made) ? verdict_code(r, text) : -1;
+        Py_XDECREF(said);
+        *nodes += made;
+        if (verdict >= 0 && memo_set(r, key, verdict) < 0) verdict = -1;
+    }
+    Py_DECREF(key);
+    return verdict;
+}
+
+/* the exact one-suit position (piles in order, foundations, hold, reshuffles left): the sweep's seen key */
+static size_t exact_into(const State *s, unsigned char *out) {
+    unsigned char *start = out;
+    for (int i = 0; i < NPILES; i++) {
+        *out++ = (unsigned char)s->len[i];
+        memcpy(out, s->c[i], (size_t)s->len[i]);
+        out += s->len[i];
+    }
+    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s->up[i], *out++ = (unsigned char)s->down[i], *out++ = (unsigned char)s->held[i];
+    *out++ = (unsigned char)(s->resh > 255 ? 255 : s->resh);
+    return (size_t)(out - start);
+}
+
+/* last.solve with last.sweep: Q_s depth first, each position once, asking suits.zero of the position
+ * after its (marked) reshuffle; the verdict, the positions generated added to *nodes */
+static int last_verdict(Core *core, const Relax *r, const State *start, const int *marks, const Plan *plan, long *nodes) {
+    Table t;
+    memset(&t, 0, sizeof t);
+    unsigned char key[KEYMAX + NPILES];
+    uint32_t *todo = NULL;
+    size_t ntodo = 0, cap_todo = 0;
+    long made = 0;
+    int fresh, verdict = -1;
+    Steps *all = PyMem_RawMalloc(sizeof *all);
+    if (all == NULL) { PyErr_NoMemory(); goto done; }
+    if (table_add(&t, key, exact_into(start, key), &fresh) < 0 || pack(&t, &t.nodes[0], start) < 0) goto done;
+    if (grow((void **)&todo, &cap_todo, 1, sizeof *todo) < 0) goto done;
+    todo[ntodo++] = 0;
+    while (ntodo) {
+        State s;
+        int card;
+        unpack(&t, &t.nodes[todo[--ntodo]], &s);
+        if (is_won(&s)) { verdict = WINNABLE; goto done; }
+        if (witness(core, &s, &card) >= 0) continue;
+        if (cpu_seconds() - plan->started >= plan->seconds) { verdict = UNKNOWN; goto done; }
+        State after_it = s;
+        for (int i = 0; i < NPILES; i++) {
+            int n = after_it.len[i];
+            if (marks[i] && n > 1) {
+                unsigned char bottom = after_it.c[i][0];
+                memmove(after_it.c[i], after_it.c[i] + 1, (size_t)(n - 1));
+                after_it.c[i][n - 1] = bottom;
+            }
+        }
+        after_it.resh -= 1;
+        int v = zero_verdict(core, r, &after_it, nodes);
+        if (v != NOT_WINNABLE) { verdict = v; goto done; }
+        Act moves[MAXMOVES];
+        steps(core, &s, moves, pile_moves(core, &s, moves), all);
+        for (int k = 0; k < all->n; k++) {
+            if (++made > r->last_nodes) { verdict = UNKNOWN; goto done; }
+            State c = s;
+            unsigned dirty = 0;
+            after(core, &c, all->a[k], all->len[k], &dirty);
+            c.moves = 0;
+            long child = table_add(&t, key, exact_into(&c, key), &fresh);
+            if (child < 0) goto done;
+            if (!fresh) continue;
+            if (pack(&t, &t.nodes[child], &c) < 0 || grow((void **)&todo, &cap_todo, ntodo + 1, sizeof *todo) < 0)
+                goto done;
+            todo[ntodo++] = (uint32_t)child;
+        }
+    }
+    verdict = NOT_WINNABLE;
+done:
+    *nodes += made;
+    PyMem_RawFree(all);
+    PyMem_RawFree(todo);
+    table_free(&t);
+    return verdict;
+}
+
+/* last.marked_key (Core_marked_key without the Python values) */
+static PyObject *marked_key_of(const State *s, const int *marks) {
+    State m;
+    int idx[NPILES], total = 0;
+    for (int i = 0; i < NPILES; i++) {
+        if (s->len[i] >= MAXP) { PyErr_SetString(PyExc_ValueError, "marked_key: a pile too long"); return NULL; }
+        m.c[i][0] = (unsigned char)marks[i];
+        memcpy(m.c[i] + 1, s->c[i], (size_t)s->len[i]);
+        m.len[i] = s->len[i] + 1;
+        idx[i] = i, total += m.len[i];
+    }
+    for (int i = 1; i < NPILES; i++) {
+        int v = idx[i], j = i - 1;
+        while (j >= 0 && pile_cmp(&m, idx[j], v) > 0) { idx[j + 1] = idx[j]; j--; }
+        idx[j + 1] = v;
+    }
+    PyObject *key = PyBytes_FromStringAndSize(NULL, 1 + total + (NPILES - 1) + 13);
+    if (key == NULL) return NULL;
+    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(key);
+    *out++ = 'L';
+    for (int i = 0; i < NPILES; i++) {
+        if (i) *out++ = 0xff;
+        memcpy(out, m.c[idx[i]], (size_t)m.len[idx[i]]);
+        out += m.len[idx[i]];
+    }
+    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s->up[i];
+    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s->down[i];
+    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s->held[i];
+    *out = (unsigned char)(s->resh < 0 ? 0 : s->resh > 255 ? 255 : s->resh);
+    return key;
+}
+
+/* suits.one_left: the marked key, the memo, else last_verdict */
+static int one_left_verdict(Core *core, const Relax *r, const State *s, int suit, const Plan *plan, long *nodes) {
+    State part;
+    one_suit_of(s, suit, &part);
+    int marks[NPILES];
+    for (int i = 0; i < NPILES; i++) marks[i] = s->len[i] && s->c[i][0] / 13 == suit;
+    PyObject *key = marked_key_of(&part, marks);
+    if (key == NULL) return -1;
+    int verdict = memo_get(r, key);
+    if (verdict == -2) {
+        verdict = last_verdict(core, r, &part, marks, plan, nodes);
+        if (verdict >= 0 && memo_set(r, key, verdict) < 0) verdict = -1;
+    }
+    Py_DECREF(key);
+    return verdict;
+}
+
+/* suits.some_suit_lost for no reshuffle left or one (the caller checked which applies): 1 when some
+ * suit alone is proved not winnable */
+int suit_lost(Core *core, const Relax *r, const State *s, const Plan *plan, long *nodes) {
+    int seen[4] = {0}, count = 0;
+    for (int i = 0; i < NPILES; i++)
+        for (int j = 0; j < s->len[i]; j++) seen[s->c[i][j] / 13] = 1;
+    for (int i = 0; i < 4; i++) count += seen[i];
+    if (count < 2 && s->resh == 0) return 0;
+    for (int suit = 0; suit < 4; suit++) {
+        if (!seen[suit]) continue;
+        int verdict;
+        if (s->resh == 0) {
+            State part;
+            one_suit_of(s, suit, &part);
+            verdict = zero_verdict(core, r, &part, nodes);
+        } else {
+            verdict = one_left_verdict(core, r, s, suit, plan, nodes);
+        }
+        if (verdict < 0) return -1;
+        if (verdict == NOT_WINNABLE) return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,148 @@
+/* The search's storage: the seen table (open addressing on the canonical key, each node with its
+ * parent and its step's number), the packed positions of the queued nodes, and the frontier, a
+ * binary heap on (score, tick); and the CPU clock that search.py reads. These restate the dict,
+ * the heapq and time.process_time that search.Search uses. */
+#include "core.h"
+
+void table_free(Table *t) {
+    PyMem_RawFree(t->nodes); PyMem_RawFree(t->slots); PyMem_RawFree(t->keys);
+    PyMem_RawFree(t->states); PyMem_RawFree(t->heap);
+    memset(t, 0, sizeof *t);
+}
+
+int grow(void **buf, size_t *cap, size_t need, size_t item) {
+    if (need <= *cap) return 0;
+    size_t cap2 = *cap ? *cap : 1024;
+    while (cap2 < need) cap2 *= 2;
+    void *b = PyMem_RawRealloc(*buf, cap2 * item);
+    if (b == NULL) { PyErr_NoMemory(); return -1; }
+    *buf = b, *cap = cap2;
+    return 0;
+}
+
+static uint32_t hash_bytes(const unsigned char *p, size_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p + i, n - i);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 29;
+    return (uint32_t)h;
+}
+
+static int rehash(Table *t, size_t nslots) {
+    uint64_t *slots = PyMem_RawCalloc(nslots, sizeof *slots);
+    if (slots == NULL) { PyErr_NoMemory(); return -1; }
+    for (size_t i = 0; i < t->nslots; i++) {
+        uint64_t v = t->slots[i];
+        if (!v) continue;
+        size_t j = (size_t)(v >> 32) & (nslots - 1);
+        while (slots[j]) j = (j + 1) & (nslots - 1);
+        slots[j] = v;
+    }
+    PyMem_RawFree(t->slots);
+    t->slots = slots, t->nslots = nslots;
+    return 0;
+}
+
+/* The node of ``key``: its index when seen already (*fresh = 0), else a new node (*fresh = 1);
+ * -1 on a memory error. */
+long table_add(Table *t, const unsigned char *key, size_t n, int *fresh) {
+    if ((t->nnodes + 1) * 2 > t->nslots && rehash(t, t->nslots ? t->nslots * 2 : 1 << 12) < 0) return -1;
+    uint32_t h = hash_bytes(key, n);
+    size_t j = h & (t->nslots - 1);
+    for (uint64_t v; (v = t->slots[j]); j = (j + 1) & (t->nslots - 1)) {
+        if ((uint32_t)(v >> 32) != h) continue;
+        const Node *node = &t->nodes[(uint32_t)v - 1];
+        if (node->keylen == n && memcmp(t->keys + node->key, key, n) == 0) { *fresh = 0; return (uint32_t)v - 1; }
+    }
+    if (t->nnodes >= UINT32_MAX - 1) { PyErr_SetString(PyExc_MemoryError, "search: too many positions"); return -1; }
+    if (grow((void **)&t->nodes, &t->cap_nodes, t->nnodes + 1, sizeof(Node)) < 0
+        || grow((void **)&t->keys, &t->cap_keys, t->nkeys + n, 1) < 0) return -1;
+    Node *node = &t->nodes[t->nnodes];
+    node->key = t->nkeys, node->keylen = (uint16_t)n, node->parent = UINT32_MAX, node->step = 0, node->state = 0;
+    memcpy(t->keys + t->nkeys, key, n);
+    t->nkeys += n;
+    t->slots[j] = (uint64_t)h << 32 | (uint64_t)(t->nnodes + 1);
+    *fresh = 1;
+    return (long)t->nnodes++;
+}
+
+int pack(Table *t, Node *node, const State *s) {
+    size_t cards = 0;
+    for (int i = 0; i < NPILES; i++) cards += (size_t)s->len[i];
+    if (grow((void **)&t->states, &t->cap_states, t->nstates + sizeof(Packed) + cards, 1) < 0) return -1;
+    Packed h;
+    h.resh = (int32_t)s->resh, h.moves = (int32_t)s->moves;
+    for (int i = 0; i < 4; i++) h.up[i] = (uint8_t)s->up[i], h.down[i] = (uint8_t)s->down[i], h.held[i] = (uint8_t)s->held[i];
+    unsigned char *out = t->states + t->nstates + sizeof(Packed);
+    for (int i = 0; i < NPILES; i++) {
+        h.len[i] = (uint8_t)s->len[i], h.hidden[i] = (uint8_t)(s->hidden[i] > 255 ? 255 : s->hidden[i]);
+        memcpy(out, s->c[i], (size_t)s->len[i]);
+        out += s->len[i];
+    }
+    memcpy(t->states + t->nstates, &h, sizeof h);
+    node->state = t->nstates;
+    t->nstates += sizeof(Packed) + cards;
+    return 0;
+}
+
+void unpack(const Table *t, const Node *node, State *s) {
+    Packed h;
+    memcpy(&h, t->states + node->state, sizeof h);
+    const unsigned char *in = t->states + node->state + sizeof(Packed);
+    s->resh = h.resh, s->moves = h.moves;
+    for (int i = 0; i < 4; i++) s->up[i] = h.up[i], s->down[i] = h.down[i], s->held[i] = h.held[i];
+    for (int i = 0; i < NPILES; i++) {
+        s->len[i] = h.len[i], s->hidden[i] = h.hidden[i];
+        memcpy(s->c[i], in, h.len[i]);
+        in += h.len[i];
+    }
+}
+
+static inline int before(const Queued *a, const Queued *b) {
+    return a->score > b->score || (a->score == b->score && a->tick > b->tick);
+}
+
+int heap_push(Table *t, Queued q) {
+    if (grow((void **)&t->heap, &t->cap_heap, t->nheap + 1, sizeof(Queued)) < 0) return -1;
+    size_t i = t->nheap++;
+    while (i) {
+        size_t up = (i - 1) / 2;
+        if (!before(&q, &t->heap[up])) break;
+        t->heap[i] = t->heap[up];
+        i = up;
+    }
+    t->heap[i] = q;
+    return 0;
+}
+
+Queued heap_pop(Table *t) {
+    Queued top = t->heap[0], last = t->heap[--t->nheap];
+    size_t i = 0, n = t->nheap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && before(&t->heap[c + 1], &t->heap[c])) c++;
+        if (!before(&t->heap[c], &last)) break;
+        t->heap[i] = t->heap[c];
+        i = c;
+    }
+    if (n) t->heap[i] = last;
+    return top;
+}
+
+/* this process's CPU seconds: the clock of Python's time.process_time */
+double cpu_seconds(void) {
+#ifdef CLOCK_PROCESS_CPUTIME_ID
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0) return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+    return (double)clock() / CLOCKS_PER_SEC;
+}
