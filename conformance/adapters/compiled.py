@@ -1,5 +1,5 @@
 """The solver's compiled core as an in-process implementation (``--impl conformance.adapters.compiled:factory``):
-the reference adapter whose games move, reshuffle and judge on ``crescent_ref/solver/_core.c``
+the reference adapter whose games move, reshuffle and judge on ``crescent_ref/solver/csrc/``
 (``crescent_ref.solver.fastgame``), so that the corpus, perft and fuzz hold the compiled core as
 they hold any implementation."""
 

@@ -1,4 +1,4 @@
-"""Types of the compiled core (crescent_ref/solver/_core.c); see crescent_ref/solver/fast.py."""
+"""Types of the compiled core (crescent_ref/solver/csrc/); see crescent_ref/solver/fast.py."""
 
 import itertools
 from collections.abc import Callable

@@ -1,4 +1,4 @@
-"""Which core a solve runs on: the compiled one (``_core.c``) where it is built, else the Python one.
+"""Which core a solve runs on: the compiled one (``csrc/*.c``) where it is built, else the Python one.
 
 The compiled core restates, in C, the functions of the search's inner loop: ``movegen.pile_moves``
 and ``foundation_moves``, ``game.status_of``, ``search.choices`` (``safe.safe_move`` and

@@ -1,5 +1,5 @@
 """A game played on the solver's compiled core: the legal moves, the status and what a move or a
-reshuffle does come from ``_core.c`` instead of ``movegen`` and ``transitions``.
+reshuffle does come from ``csrc/*.c`` instead of ``movegen`` and ``transitions``.
 
 It exists to hold the compiled core to the corpus, perft and fuzz like any implementation
 (``crescent-conformance run --impl conformance.adapters.compiled:factory``). Everything else is

@@ -1,4 +1,4 @@
-"""The compiled core (crescent_ref/solver/_core.c) gives the Python core's answers: every primitive
+"""The compiled core (crescent_ref/solver/csrc/) gives the Python core's answers: every primitive
 agrees on positions along random games, whole solves expand the same positions (same verdicts,
 node counts, searches and lines), small positions get the brute force's verdict; the choice of
 core is visible and can be forced; a failed build leaves the pure-Python kit."""

@@ -77,8 +77,9 @@ typedef struct {
     struct Waits *waits;               /* waits.py's scratch, made when first asked */
 } Core;
 
-enum { WON, PLAYING, WAITING, LOST };
+enum { WON, PLAYING, WAITING, LOST };  /* game.status_of's answers, in Core.status_text's order */
 
+/* small questions of a State, asked in several files */
 static inline int top_of(const State *s, int i) { return s->len[i] ? s->c[i][s->len[i] - 1] : NO_CARD; }
 
 static inline int is_near(const Core *core, int card, int other) {
@@ -121,7 +122,6 @@ typedef struct { int n; int len[MAXMOVES]; Act a[MAXMOVES][MAXSTEP]; } Steps;
 typedef struct { long home, kept, buried, tangled; int flat; } Promise;
 
 /* waits.py's scratch: the spots of each card, the closed cards, their gates and the events met */
-#define ALWAYS (-1)
 #define COPIES 8          /* copies of one card on the piles that the rule follows (a double deck: 2) */
 
 typedef struct Waits {
@@ -170,7 +170,7 @@ typedef struct {
     double started, seconds;
 } Plan;
 
-enum { FOUND, RAN_DRY, NODES, STORED, SECONDS };
+enum { FOUND, RAN_DRY, NODES, STORED, SECONDS };  /* how a search ended: Core.search's outcome */
 
 /* -- position.c --------------------------------------------------------------------------------- */
 int read_ints(PyObject *tuple, int *out, Py_ssize_t n, const char *what);

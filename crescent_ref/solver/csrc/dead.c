@@ -55,6 +55,8 @@ int witness(const Core *core, const State *s, int *card) {
  * gates, and the least set of events, iterated until nothing changes. The prerequisites are read off
  * the position at each look instead of being listed first: the least fixed point is the same. */
 
+#define ALWAYS (-1)       /* a wait with no gate: met from the start */
+
 static inline int wait_left(const Waits *w, int q, int j) {
     int gate = j >= w->resh ? (w->gated[q] ? w->gates[q][j] : ALWAYS) : w->number[q][j];
     return gate < 0 ? ALWAYS : 2 * gate + 1;
