@@ -10,6 +10,10 @@ request fails at once with it. The pipes themselves are bounded by conformance.a
 A well-formed reply is read in one pass by conformance.adapters.quick (msgspec); any other line is
 read again by the strict reader here and in replies.py, which names the fault. To an implementation
 declaring ``batch`` a scenario's announced calls go as one ``batch`` request (spec/protocol.md).
+
+Requests announced ahead (``prefetch``) are owed replies in order. A fault is named by the call whose
+reply it spoils: a write ahead that the child refuses leaves the replies owed for earlier requests to
+their calls (a process is killed only once a call needs what it can no longer give).
 """
 
 from __future__ import annotations
@@ -90,6 +94,7 @@ class StdioAdapter:
         self.restarts = 0
         self._queue: collections.deque[_Sent] = collections.deque()  # announced requests sent, replies unread
         self._in_flight = False  # a request sent and its reply not read: an interrupt came, or a fault
+        self._held: str | None = None  # a write of requests ahead failed: the fault the next new request meets
         self._lean = False  # state on demand, once the handshake declared it
         self._batching = False  # batch requests, once the handshake declared them
         self.calls = 0  # calls written (each request of a batch counts)
@@ -115,6 +120,8 @@ class StdioAdapter:
         """
         if self._broken is not None:
             raise AdapterError(self._broken.message, self._broken.context)
+        if self._held is not None and self.process is not None:
+            self._meet_held(self.process, self._held)
         if self.process is not None and self.process.proc.poll() is None:
             return self.process
         if self.process is not None:
@@ -135,7 +142,7 @@ class StdioAdapter:
 
     def _handshake(self, process: Child) -> None:
         deadline = time.monotonic() + self.timeout
-        self._send(process, {"cmd": "start", "version": PROTOCOL_VERSION}, deadline)
+        self._send(process, self._encode({"cmd": "start", "version": PROTOCOL_VERSION}), deadline)
         line, reply = self._read(process, "start-reply", deadline)
         try:
             self._info = info_from_handshake(reply)
@@ -144,25 +151,35 @@ class StdioAdapter:
         self._lean = self.on_demand
         self._batching = not self.validate and self._info is not None and BATCH in self._info.capabilities
 
+    def _meet_held(self, process: Child, what: str) -> NoReturn:
+        """Name the fault a write of requests ahead met, now that a call needs a reply they did not bring."""
+        process.settle(min(1.0, self.timeout))  # its own exit code and last words, if it is going
+        self._fail(process, what)
+
     def _fail(self, process: Child, what: str, seen: str | bytes = "") -> NoReturn:
         self._queue.clear()
+        self._held = None
         process.kill()
         tail = shown(process.stderr.text(), one_line=False)
         context = (f"seen on stdout: {seen[:300]!r}\n" if seen else "") + (f"stderr tail:\n{tail}" if tail else "")
         code = process.proc.returncode
         raise AdapterError(f"implementation {shlex.join(self.argv)}: {what} (exit code {code})", context.rstrip())
 
-    def _send(self, process: Child, message: dict[str, Any], deadline: float) -> None:
-        self._send_bytes(process, self._encode(message), deadline)
+    def _send(self, process: Child, data: bytes, deadline: float) -> None:
+        """Write ``data`` now; a child that does not take it is a fault (AdapterError, the process killed)."""
+        try:
+            self._send_bytes(process, data, deadline)
+        except _Unwritable as err:
+            self._meet_held(process, str(err))
 
     def _send_bytes(self, process: Child, data: bytes, deadline: float) -> None:
+        """Write ``data`` (the one place requests are written); _Unwritable says why the child did not take it."""
         try:
             process.send(data, deadline)
         except TimeoutError:
-            self._fail(process, f"did not read its input within {self.timeout:g}s (hang)")
+            raise _Unwritable(f"did not read its input within {self.timeout:g}s (hang)") from None
         except OSError:
-            process.settle(min(1.0, self.timeout))  # its own exit code and last words, if it is going
-            self._fail(process, "stopped reading its input (crash)")
+            raise _Unwritable("stopped reading its input (crash)") from None
 
     def _live(self) -> Child:
         """The process; one with replies still due is kept even if it has exited since (they are in the pipe)."""
@@ -243,11 +260,11 @@ class StdioAdapter:
             self._read_ahead(process)
         else:
             self._discard()
-            process = self._ensure()
+        process = self._ensure()  # a fault a write ahead met is named here (the replies due are read)
         self.seq += 1
         self.calls += 1
         deadline = time.monotonic() + self.timeout
-        self._send_bytes(process, self._line(key, self.seq), deadline)
+        self._send(process, self._line(key, self.seq), deadline)
         return process, _Sent(key, self.seq, deadline=deadline)
 
     def _answer(self, process: Child, got: tuple[bytes, dict[str, Any]], seq: int, loading: bool) -> dict[str, Any]:
@@ -272,26 +289,42 @@ class StdioAdapter:
         A call that differs from the next announced one first reads and drops the replies still due
         (up to an announced ``new_game`` equal to it; a ``message`` request lets them wait), so the
         stream always stays in step.
+
+        A child that does not take the write (it crashed, closed its input, or stopped reading) is not
+        killed here: the replies it owes for requests written before are still in the pipe, and the
+        calls they belong to read them (a crash among them is named by the call it hit). The fault is
+        held, nothing more is written, and the first call needing a request of its own meets it.
         """
         if not ahead:
             self._discard()
+        if self._held is not None:
+            return  # nothing more goes to a child that stopped reading: the calls meet its fault
         process = self._live()
         keys = [self._key_for(name, args) for name, args in calls]
+        entries, data = self._requests(keys)
+        try:
+            self._send_bytes(process, data, time.monotonic() + self.timeout)
+        except _Unwritable as err:  # the replies already due are read first; the fault waits for a call
+            self._held = str(err)  # that needs more (AdapterError then): killing now would lose them
+            return
         self.calls += len(keys)
+        self._queue.extend(entries)
+
+    def _requests(self, keys: list[Key]) -> tuple[list[_Sent], bytes]:
+        """The calls ``keys`` as sent: their queue entries and the bytes to write (one batch request when the
+        implementation declared ``batch``, else a line each)."""
         if self._batching and len(keys) > 1:  # one request holding them all
             self.seq += 1
             batch = _Batch(self.seq, len(keys))
-            self._queue.extend(_Sent(key, self.seq, batch=batch, index=n) for n, key in enumerate(keys))
             inner = b",".join(b"{" + self._body(key)[1:-1] for key in keys)
             data = b'{"seq":%d,"cmd":"batch","requests":[%s]}\n' % (self.seq, inner)
-        else:
-            lines = []
-            for key in keys:
-                self.seq += 1
-                self._queue.append(_Sent(key, self.seq))
-                lines.append(self._line(key, self.seq))
-            data = b"".join(lines)
-        self._send_bytes(process, data, time.monotonic() + self.timeout)
+            return [_Sent(key, self.seq, batch=batch, index=n) for n, key in enumerate(keys)], data
+        entries, lines = [], []
+        for key in keys:
+            self.seq += 1
+            entries.append(_Sent(key, self.seq))
+            lines.append(self._line(key, self.seq))
+        return entries, b"".join(lines)
 
     def _from_batch(
         self,
@@ -531,6 +564,10 @@ class _Sent:
     deadline: float | None = None
     batch: _Batch | None = None
     index: int = 0
+
+
+class _Unwritable(Exception):
+    """The child did not take a request (its input closed, or not read in time): the fault in words."""
 
 
 class _NonFinite(ValueError):
