@@ -183,9 +183,13 @@ class StdioAdapter:
 
     def _live(self) -> Child:
         """The process; one with replies still due is kept even if it has exited since (they are in the pipe)."""
-        if self._queue and self.process is not None:
+        if self._owes() and self.process is not None:
             return self.process
         return self._ensure()
+
+    def _owes(self) -> bool:
+        """Whether a reply to an announced request is still unread (the read ones come first in the queue)."""
+        return bool(self._queue) and not self._queue[-1].resolved
 
     def _receive(self, process: Child, deadline: float) -> bytes:
         """The next reply line, unparsed; a hang, an overlong line or an exit kills the process (AdapterError)."""
@@ -230,6 +234,8 @@ class StdioAdapter:
         self._in_flight = True  # an interrupt leaves it so: close() then kills at once
         try:
             process, sent = self._exchange(key, schema)
+            if sent.fault is not None:  # met when its reply was read ahead: this call's fault
+                raise AdapterError(sent.fault.message, sent.fault.context)
             if sent.batch is not None:
                 answer = self._from_batch(process, sent, schema, fast, strict, asked, loading)
                 self._in_flight = False
@@ -256,10 +262,14 @@ class StdioAdapter:
         process = self._live()
         if self._queue and (self._queue[0].key == key or self._skip_to(key)):  # already sent
             return process, self._queue.popleft()
-        if self._queue and key[0] == "message":  # asks nothing of the game: the queue may wait
-            self._read_ahead(process)
-        else:
-            self._discard()
+        if self._queue and key[0] == "new_game":  # a game not announced (a failure played again): the calls
+            self._settle(process)  # announced after it wait, their replies read; the calls left of the game
+            self._drop_leftovers()  # played before it are no one's
+        elif self._owes():
+            if key[0] == "message":  # asks nothing of the game played: the announced calls may wait
+                self._settle(process)
+            else:
+                self._discard()
         process = self._ensure()  # a fault a write ahead met is named here (the replies due are read)
         self.seq += 1
         self.calls += 1
@@ -423,22 +433,45 @@ class StdioAdapter:
             return False
         try:
             for _ in range(at):
-                sent = self._queue.popleft()
-                if sent.batch is not None:
-                    self._inner_replies(self.process, sent.batch)
-                elif sent.got is None:
-                    self._read(self.process, "act-reply", time.monotonic() + self.timeout)
+                self._resolve(self.process, self._queue.popleft())
         except AdapterError:
             return False  # the process is gone, the queue with it
         return True
 
+    def _resolve(self, process: Child, sent: _Sent) -> None:
+        """Read the reply of ``sent`` into it unless read already (a fault kills the process, AdapterError)."""
+        if sent.resolved:
+            return
+        if sent.batch is not None:
+            self._inner_replies(process, sent.batch)
+        else:
+            sent.got = self._read(process, "act-reply", time.monotonic() + self.timeout)
+
     def _read_ahead(self, process: Child) -> None:
         """Read every reply still due into its queue entry (a fault kills the process, AdapterError)."""
         for sent in self._queue:
-            if sent.batch is not None:
-                self._inner_replies(process, sent.batch)
-            elif sent.got is None:
-                sent.got = self._read(process, "act-reply", time.monotonic() + self.timeout)
+            self._resolve(process, sent)
+
+    def _settle(self, process: Child) -> None:
+        """Read every reply still due into its entry, keeping the outcome: a fault stays with the call whose
+        reply it spoils (raised when that call is made), the entries after it are dropped (never answered)."""
+        entries = list(self._queue)
+        for n, sent in enumerate(entries):
+            try:
+                self._resolve(process, sent)
+            except AdapterError as err:
+                last = n
+                if sent.batch is not None:
+                    last = n + sent.batch.size - 1 - sent.index
+                for spoilt in entries[n : last + 1]:
+                    spoilt.fault = err
+                self._queue = collections.deque(entries[: last + 1])
+                return
+
+    def _drop_leftovers(self) -> None:
+        """Drop the entries before the next announced ``new_game`` (calls of a game no longer played)."""
+        while self._queue and self._queue[0].key[0] != "new_game":
+            self._queue.popleft()
 
     def _discard(self) -> None:
         """Read and drop the replies still due; a fault there only ends the process (the next request
@@ -564,6 +597,14 @@ class _Sent:
     deadline: float | None = None
     batch: _Batch | None = None
     index: int = 0
+    fault: AdapterError | None = None  # met reading its reply ahead (the process is gone)
+
+    @property
+    def resolved(self) -> bool:
+        """Whether its reply has been read (or the fault met instead)."""
+        if self.batch is not None:
+            return self.batch.inner is not None or self.fault is not None
+        return self.got is not None or self.fault is not None
 
 
 class _Unwritable(Exception):

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from conformance.adapter import Adapter, AdapterError, Info, RuleError, Skip, announce, on_demand
+from conformance.adapter import Adapter, AdapterError, Call, Info, RuleError, Skip, announce, on_demand
 from conformance.contract import Contract
 from conformance.corpus.scenarios import Scenario
 from conformance.judging.declared import as_declared
@@ -109,8 +109,9 @@ def judge_all(adapter: Adapter, contract: Contract, pairs: Iterable[tuple[Scenar
     batch, and the runner finds the replies already read).
 
     Later scenarios' requests go ahead only while every scenario before them is announced in full: a
-    call made after them (the steps after a message check) would meet a later scenario's game. After a
-    failure or an error they are sent again (the replay of a failure, or a restart, drops them).
+    call made after them (the steps after a message check) would meet a later scenario's game. A failure
+    keeps them (its replay reads their replies first and keeps them for their calls); after an error they
+    are sent again (a fault ends the process, an errored reply leaves the stream to be read anew).
     """
     chosen = list(pairs)
     lean = on_demand(adapter, contract.info)
@@ -119,25 +120,39 @@ def judge_all(adapter: Adapter, contract: Contract, pairs: Iterable[tuple[Scenar
         if upto <= number:
             complete, upto = _announce(adapter, contract, scenario, profile, lean, ahead=False), number + 1
         while complete and upto < min(len(chosen), number + 1 + AHEAD):
-            complete, upto = _announce(adapter, contract, *chosen[upto], lean, ahead=True), upto + 1
+            calls, whole = _script(contract, *chosen[upto], lean)
+            if not whole:  # its play goes on past its announced calls, on the game the process holds: a
+                break  # failure played again before them would change that game, so it goes at its turn
+            _send(adapter, calls, ahead=True)
+            upto += 1
         result = judge(adapter, contract, scenario, profile, announced=True)
-        if result.verdict not in ("passed", "skipped"):  # a failure is played again, a fault ends the process
+        if result.verdict == "errored":  # a fault ends the process: what was sent ahead is sent again
             upto = number + 1
         yield result
 
 
 def _announce(adapter: Adapter, contract: Contract, scenario: Scenario, profile: str, lean: bool, ahead: bool) -> bool:
-    """Announce the scenario's calls when it will be played as written (not skipped, not re-judged, not
-    started from a dealt position); whether every call it makes was announced (or it makes none that could
-    follow another scenario's). A fault is left for the scenario's own calls to meet and report."""
+    """Announce the scenario's calls (``_script``); whether every call it makes was announced."""
+    calls, complete = _script(contract, scenario, profile, lean)
+    _send(adapter, calls, ahead)
+    return complete
+
+
+def _script(contract: Contract, scenario: Scenario, profile: str, lean: bool) -> tuple[list[Call], bool]:
+    """The calls to announce when the scenario will be played as written (not skipped, not re-judged, not
+    started from a dealt position; else none), and whether they are all it makes (or it makes none that
+    could follow another scenario's)."""
     contract = contract.written_under(scenario.declared)
     as_written = not contract.deviated(profile) and (not scenario.code or contract.deals_codes())
     if why_skip(contract, scenario, profile) is not None or not as_written:
-        return True
-    calls, complete = script(contract.info, scenario, profile, lean)
+        return [], True
+    return script(contract.info, scenario, profile, lean)
+
+
+def _send(adapter: Adapter, calls: list[Call], ahead: bool) -> None:
+    """Announce ``calls``; a fault is left for the scenario's own calls to meet and report."""
     with contextlib.suppress(AdapterError):
         announce(adapter, calls, ahead)
-    return complete
 
 
 def judge(adapter: Adapter, contract: Contract, scenario: Scenario, profile: str, announced: bool = False) -> Result:

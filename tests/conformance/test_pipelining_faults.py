@@ -4,7 +4,8 @@ The race, made deterministic: the fake engine crashes at a chosen ``act``; befor
 requests ahead the runner waits until the fake has exited, so that write meets a dead pipe. The
 replies already in the pipe must still be read by the scenarios they belong to: the scenario whose
 request the fake died on is errored with the crash named, the ones before it pass (their replies
-came before the crash), and the ones after it pass on a fresh process.
+came before the crash), and the ones after it pass on a fresh process. A failure played again with
+whole states reads the replies sent ahead first; a crash among them stays with its own scenario.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from harness import Pair, fake_command, passing_pairs
 from conformance.adapter import BATCH, Call
 from conformance.adapters.handshake import info_from_handshake
 from conformance.adapters.stdio import StdioAdapter
+from conformance.corpus.scenarios import Expect
 from conformance.judging import runner
 from conformance.judging.runner import Result, run_scenarios
 from conformance.judging.steps import script
@@ -96,3 +98,27 @@ def test_a_crash_without_the_barrier_is_named_too(ahead: int, tmp_path: Path) ->
     _, results = run(pairs, crash_at=1, wait_at=0, ahead=ahead, tmp=tmp_path)  # no barrier: as it falls
     assert [r.verdict for r in results] == ["errored", *["passed"] * (len(pairs) - 1)], [r.detail for r in results]
     assert "exited (crash)" in results[0].detail
+
+
+def failing(pair: Pair) -> Pair:
+    """The pair with its first step expecting a reshuffle count no game has: it fails at that step."""
+    scenario, profile = pair
+    first = scenario.steps[0]
+    wrong = dataclasses.replace(first, expect=Expect(state={"reshuffles": 99}), by_profile={})
+    return dataclasses.replace(scenario, steps=(wrong, *scenario.steps[1:])), profile
+
+
+@pytest.mark.parametrize("ahead", [1, 16])
+@pytest.mark.parametrize("wait_at", [0, 2])
+def test_a_crash_read_while_a_failure_is_replayed_errors_its_own_scenario(
+    ahead: int, wait_at: int, tmp_path: Path
+) -> None:
+    pairs = chosen_pairs()
+    pairs[0] = failing(pairs[0])
+    crash_at = 1 + len(pairs[0][0].steps)  # the next scenario's first act: sent ahead, before the replay
+    _, results = run(pairs, crash_at, wait_at=wait_at, ahead=ahead, tmp=tmp_path)
+    assert [r.verdict for r in results] == ["failed", "errored", "passed", "passed", "passed"], [
+        r.detail for r in results
+    ]
+    assert "exited (crash) (exit code 3)" in results[1].detail
+    assert results[0].failure is not None and results[0].failure.step is pairs[0][0].steps[0]
