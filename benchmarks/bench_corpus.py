@@ -1,6 +1,6 @@
 """Benchmark: the whole corpus against the reference in-process, over stdio, and crescent-js over stdio.
 
-Run: python benchmarks/bench_corpus.py [--repeat 3] [--no-js] [--full-state]
+Run: python benchmarks/bench_corpus.py [--repeat 3] [--no-js] [--full-state] [--ahead 1,4,16]
 
 One paired run: each round plays the whole corpus once on every subject, one after the other in
 this process, and measures the job's CPU time: this process (the runner, and the engine when it is
@@ -16,7 +16,9 @@ is measured in the same rounds. Scenario loading is timed separately, once. Repo
 Child processes (the whole jobs, the reference's ``serve``) run with Python's bytecode cache on, as an
 installed kit does (pip compiles the .pyc files at install): a ``PYTHONDONTWRITEBYTECODE`` in the
 environment would make every process compile the kit's sources again, which no installed kit pays.
-``--as-set`` keeps the environment as it is.
+``--as-set`` keeps the environment as it is. ``--ahead 1,4,16`` adds, for the corpus's runs alone, the
+reference over stdio with that many scenarios' requests sent ahead (conformance.judging.runner.AHEAD)
+as subjects of their own, in the same rounds.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from conformance.adapters.session import make_adapter, plan
 from conformance.adapters.stdio import StdioAdapter
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
+from conformance.judging import runner
 from conformance.judging.runner import run_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,8 +65,16 @@ def _lean_off(info: Info) -> Info:
     return replace(info, capabilities=info.capabilities - {"state-on-demand"})
 
 
-def run_all(pairs: list[tuple[Scenario, str]], cmd: str | None, full_state: bool) -> Run:
-    """One full run, adapter start and stop included."""
+def run_all(pairs: list[tuple[Scenario, str]], cmd: str | None, full_state: bool, ahead: int | None = None) -> Run:
+    """One full run, adapter start and stop included (``ahead``: scenarios sent ahead, else the runner's)."""
+    runner.AHEAD, saved = ahead if ahead is not None else runner.AHEAD, runner.AHEAD
+    try:
+        return _run_all(pairs, cmd, full_state)
+    finally:
+        runner.AHEAD = saved
+
+
+def _run_all(pairs: list[tuple[Scenario, str]], cmd: str | None, full_state: bool) -> Run:
     cpu, wall = _cpu(), time.perf_counter()
     adapter: Adapter = make_adapter("reference", cmd)
     info = adapter.info()
@@ -106,7 +117,9 @@ def main() -> int:
     parser.add_argument("--no-js", action="store_true", help="leave crescent-js out")
     parser.add_argument("--full-state", action="store_true", help="state on demand off: whole state every reply")
     parser.add_argument("--as-set", action="store_true", help="keep PYTHONDONTWRITEBYTECODE if the environment sets it")
+    parser.add_argument("--ahead", default="", help="scenario counts sent ahead (1,4,16), a subject each")
     args = parser.parse_args()
+    aheads = [int(n) for n in args.ahead.split(",") if n.strip()]
     if not args.as_set and os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
         print("PYTHONDONTWRITEBYTECODE unset for the child processes (bytecode cached as installed; --as-set keeps it)")
     began = time.perf_counter()
@@ -115,11 +128,14 @@ def main() -> int:
     chosen = subjects(not args.no_js)
     runs: dict[str, list[Run]] = {name: [] for name in chosen}
     jobs: dict[str, list[Run]] = {name: [] for name in chosen}
+    runs.update({f"reference ahead {n}": [] for n in aheads})
     for round_number in range(1, args.repeat + 1):
         for name, command in chosen.items():
             runs[name].append(run_all(pairs, command, args.full_state))
             if not args.full_state:
                 jobs[name].append(whole_job(command))
+        for n in aheads:
+            runs[f"reference ahead {n}"].append(run_all(pairs, chosen["stdio reference"], args.full_state, n))
         print(f"round {round_number}/{args.repeat}: " + ", ".join(f"{n} {r[-1].cpu:.2f}s" for n, r in runs.items()),
               flush=True)
     if not args.full_state:
@@ -139,7 +155,7 @@ def _print(runs: dict[str, list[Run]]) -> None:
         paired = statistics.median(r.cpu / b.cpu for r, b in zip(done, runs["in-process"], strict=True))
         requests = done[-1].requests
         per = f", {cpu / requests * 1e6:.0f} us CPU a request ({requests} requests)" if requests else ""
-        print(f"  {name:<18} CPU {cpu:.3f}s  wall {wall:.3f}s  {cpu / base:.2f}x in-process CPU"
+        print(f"  {name:<20} CPU {cpu:.3f}s  wall {wall:.3f}s  {cpu / base:.2f}x in-process CPU"
               f" (rounds' median {paired:.2f}x)  ({done[-1].passed} passed){per}")
 
 
