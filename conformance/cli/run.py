@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -84,6 +85,7 @@ def _run(args: argparse.Namespace) -> int:
         pairs = _selection(args)
     if pairs is None:
         return BAD_INPUT
+    gc.freeze()  # the corpus lives to the end: later collections (an import, the run's garbage) skip it
     if not pairs:
         if not args.allow_empty:
             raise SelectionError("the selection (--profile, --id, --scenarios) matches no scenario")
