@@ -100,6 +100,7 @@ class StdioAdapter:
         self.calls = 0  # calls written (each request of a batch counts)
         self._encode = quick.encoder()
         self._bodies: dict[Key, bytes] = {}  # a call's request line after its seq
+        self._inners: dict[Key, bytes] = {}  # a call's request inside a batch
 
     def info(self) -> Info:
         """The handshake's answer (starting the process if needed)."""
@@ -259,6 +260,9 @@ class StdioAdapter:
     def _exchange(self, key: Key, schema: str) -> tuple[Child, _Sent]:
         """The process and the request ``key`` as sent (announced before, or written now), its reply unread
         unless read ahead."""
+        queue = self._queue
+        if queue and queue[0].key == key and self.process is not None:  # the next one announced: in the pipe,
+            return self.process, queue.popleft()  # or read (a crash is met when its reply is read)
         process = self._live()
         if self._queue and (self._queue[0].key == key or self._skip_to(key)):  # already sent
             return process, self._queue.popleft()
@@ -326,7 +330,7 @@ class StdioAdapter:
         if self._batching and len(keys) > 1:  # one request holding them all
             self.seq += 1
             batch = _Batch(self.seq, len(keys))
-            inner = b",".join(b"{" + self._body(key)[1:-1] for key in keys)
+            inner = b",".join([self._inner(key) for key in keys])
             data = b'{"seq":%d,"cmd":"batch","requests":[%s]}\n' % (self.seq, inner)
             return [_Sent(key, self.seq, batch=batch, index=n) for n, key in enumerate(keys)], data
         entries, lines = [], []
@@ -423,6 +427,15 @@ class StdioAdapter:
                 self._bodies[key] = body
         return body
 
+    def _inner(self, key: Key) -> bytes:
+        """The call ``key`` as a request inside a batch (no seq, no newline), encoded once per call."""
+        inner = self._inners.get(key)
+        if inner is None:
+            inner = b"{" + self._body(key)[1:-1]
+            if len(self._inners) < BODIES:
+                self._inners[key] = inner
+        return inner
+
     def _skip_to(self, key: Key) -> bool:
         """For a ``new_game`` announced further on (the calls before it were never made: a scenario
         ended early), read and drop the replies before it; False when there is none or a fault."""
@@ -492,13 +505,15 @@ class StdioAdapter:
         fields: frozenset[str] | None = None,
     ) -> dict[str, Any]:
         """Start a game (``fields``: only these state fields are needed, under state on demand)."""
-        self._live()
+        if self._info is None:  # the handshake says whether fields may be asked for
+            self._live()
         key = self._key_for("start", {"profile": profile, "position": position, "code": code, "fields": fields})
         return self._call(key, "new-game-reply", quick.start_state, state_of, key[4], loading=True)
 
     def act(self, action: str, fields: frozenset[str] | None = None) -> Reply:
         """Apply an action (``fields``: only these state fields are needed, under state on demand)."""
-        self._live()
+        if self._info is None:
+            self._live()
         asked = fields if self._lean else None
         return self._call(("act", action, asked), "act-reply", quick.act_reply, act_reply, asked)
 
