@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import os
 import select
 import signal
@@ -197,9 +198,10 @@ class Child:
                     pipe.close()
 
 
+@functools.cache
 def _die_with_parent() -> Callable[[], None] | None:
     """On Linux, what makes the child get SIGKILL when the runner dies without cleaning up (an xdist worker
-    ended abruptly, SIGKILL): prctl(PR_SET_PDEATHSIG). Elsewhere None."""
+    ended abruptly, SIGKILL): prctl(PR_SET_PDEATHSIG). Elsewhere None. Made once (libc loaded once)."""
     if not sys.platform.startswith("linux"):
         return None
     import ctypes
