@@ -8,7 +8,7 @@ killed, and the next game starts a fresh one. A failed handshake is not retried:
 request fails at once with it. The pipes themselves are bounded by conformance.adapters.pipes.
 
 A well-formed reply is read in one pass by conformance.adapters.quick (msgspec); any other line is
-read again by the strict reader here and in replies.py, which names the fault. To an implementation
+read again by the strict reader (lines.py, replies.py), which names the fault. To an implementation
 declaring ``batch`` a scenario's announced calls go as one ``batch`` request (spec/protocol.md).
 
 Requests announced ahead (``prefetch``) are owed replies in order. A fault is named by the call whose
@@ -20,17 +20,16 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import functools
-import json
 import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from conformance.adapter import BATCH, STATE_ON_DEMAND, AdapterError, Call, Info, Reply, Skip
 from conformance.adapters import quick
 from conformance.adapters.handshake import PROTOCOL_VERSION, info_from_handshake
+from conformance.adapters.lines import parse_line, protocol_validator, schema_problem
 from conformance.adapters.pipes import MAX_LINE, Child, LineTooLong
 from conformance.adapters.replies import (
     Errored,
@@ -43,38 +42,9 @@ from conformance.adapters.replies import (
     shown,
     state_of,
 )
-from crescent_ref.spec_files import spec_dir
 
-if TYPE_CHECKING:  # jsonschema is imported when a schema is checked (--validate-protocol), not at start-up
-    import jsonschema
-
-__all__ = ["PROTOCOL_VERSION", "StdioAdapter", "clip_context", "schema_problem"]
+__all__ = ["PROTOCOL_VERSION", "StdioAdapter", "clip_context", "parse_line", "protocol_validator", "schema_problem"]
 T = TypeVar("T")
-
-
-@functools.cache
-def protocol_validator(name: str) -> jsonschema.Draft202012Validator:
-    """A validator for one message of spec/schema/protocol.schema.json (``$defs`` entry ``name``)."""
-    import jsonschema
-
-    folder = spec_dir() / "schema"
-    schemas = {f: json.loads((folder / f).read_text("utf-8")) for f in ("protocol.schema.json", "state.schema.json")}
-    from referencing import Registry, Resource
-
-    registry: Registry[Any] = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
-    root = schemas["protocol.schema.json"]
-    return jsonschema.Draft202012Validator({"$ref": f"{root['$id']}#/$defs/{name}"}, registry=registry)
-
-
-def schema_problem(name: str, message: Any) -> str | None:
-    """None when ``message`` is a valid ``name`` message, else the first problem."""
-    import jsonschema
-
-    error = jsonschema.exceptions.best_match(protocol_validator(name).iter_errors(message))
-    if error is None:
-        return None
-    where = "/".join(str(p) for p in error.absolute_path) or "(top)"
-    return f"{name} at {where}: {error.message[:200]}"
 
 
 class StdioAdapter:
@@ -624,43 +594,3 @@ class _Sent:
 
 class _Unwritable(Exception):
     """The child did not take a request (its input closed, or not read in time): the fault in words."""
-
-
-class _NonFinite(ValueError):
-    """NaN or an infinity in a reply (not JSON, though Python's json module reads it)."""
-
-
-def _refuse_constant(name: str) -> Any:
-    raise _NonFinite(name)
-
-
-def parse_line(line: bytes) -> tuple[dict[str, Any] | None, str | None]:
-    """A reply line read strictly: UTF-8, JSON without NaN or Infinity, no lone surrogates, an object.
-
-    Returns the object and None, or None and the fault in words.
-    """
-    try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError as err:
-        return None, f"wrote bytes that are not UTF-8 (byte {err.start} of the line)"
-    try:
-        value = json.loads(text, parse_constant=_refuse_constant)
-    except _NonFinite as err:
-        return None, f"wrote {err} in a reply, which JSON does not allow"
-    except (ValueError, RecursionError):
-        return None, "wrote a line that is not JSON (garbage)"
-    if not isinstance(value, dict):
-        return None, "wrote JSON that is not an object"
-    if ("\\ud" in text or "\\uD" in text) and _has_lone_surrogate(value):
-        return None, "wrote a string holding a lone surrogate (an escape like \\ud800 that is no character)"
-    return value, None
-
-
-def _has_lone_surrogate(value: Any) -> bool:
-    """Whether a string in ``value`` holds a lone surrogate. Only an escape (``\\ud800``) can make one
-    (strict UTF-8 decoding refuses encoded surrogates), so this runs only on lines holding ``\\ud``."""
-    try:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
