@@ -279,19 +279,28 @@ class StdioAdapter:
         calls they belong to read them (a crash among them is named by the call it hit). The fault is
         held, nothing more is written, and the first call needing a request of its own meets it.
         """
+        self.prefetch_all([calls], ahead)
+
+    def prefetch_all(self, scripts: Sequence[Sequence[Call]], ahead: bool = False) -> None:
+        """``prefetch`` for the calls of several scenarios, in order, in one write (a request or a batch
+        each: a reply line each, so a fault is still met by the scenario it hits)."""
         if not ahead:
             self._discard()
         if self._held is not None:
             return  # nothing more goes to a child that stopped reading: the calls meet its fault
         process = self._live()
-        keys = [self._key_for(name, args) for name, args in calls]
-        entries, data = self._requests(keys)
+        entries: list[_Sent] = []
+        chunks = []
+        for calls in scripts:
+            sent, data = self._requests([self._key_for(name, args) for name, args in calls])
+            entries += sent
+            chunks.append(data)
         try:
-            self._send_bytes(process, data, time.monotonic() + self.timeout)
+            self._send_bytes(process, b"".join(chunks), time.monotonic() + self.timeout)
         except _Unwritable as err:  # the replies already due are read first; the fault waits for a call
             self._held = str(err)  # that needs more (AdapterError then): killing now would lose them
             return
-        self.calls += len(keys)
+        self.calls += len(entries)
         self._queue.extend(entries)
 
     def _requests(self, keys: list[Key]) -> tuple[list[_Sent], bytes]:
