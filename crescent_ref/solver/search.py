@@ -34,7 +34,7 @@ from crescent_ref.actions import RESHUFFLE, Action
 from crescent_ref.game import Game, status_of
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
-from crescent_ref.solver import fast, last, suits, two, waits
+from crescent_ref.solver import fast, last, suits, two, unforced, waits
 from crescent_ref.solver.canon import after, key, steps
 from crescent_ref.solver.dead import dead, explain
 from crescent_ref.solver.orders import PORTFOLIO, Order, depth_first, slices
@@ -186,19 +186,29 @@ class Search:
         """Proved dead by waits.py or suits.py (the rules the compiled loop asks of Python), and
         the nodes that took (the one-suit searches')."""
         before = self.nodes
-        found = (pos.reshuffles <= self.waits_most and waits.dead(self.profile, pos)) or (
-            self.relax and suits.applies(self.profile, pos) and suits.some_suit_lost(
-                self.profile, pos, self.solve_suit, self.memo, self.solve_last if self.last else None,
-                self.solve_two if self.last and self.two_left else None, self.core))
+        found = (pos.reshuffles <= self.waits_most and waits.dead(self.profile, pos)) or self.suit_lost(pos)
         return found, self.nodes - before
 
+    def suit_lost(self, pos: Position) -> bool:
+        """Some suit is lost alone (suits.py, last.py, two.py), under ``suit_rules``."""
+        if not self.relax:
+            return False
+        rules, suit_core = self.suit_rules()
+        return suits.applies(rules, pos) and suits.some_suit_lost(
+            rules, pos, self.solve_suit, self.memo, self.solve_last if self.last else None,
+            self.solve_two if self.last and self.two_left else None, suit_core)
+
+    def suit_rules(self) -> tuple[Profile, fast.Core | None]:
+        """The profile and core of the one-suit searches: with autoplay, unforced (unforced.py)."""
+        return unforced.relaxed(self.profile), unforced.core(self.profile, self.core)
 
     def solve_suit(self, part: Position) -> str:
         left = self.budget.seconds - (time.process_time() - self.started)
         if left <= 0:
             return "unknown"  # the budget is spent: the loop stops at its next look at the clock
-        inner = Search(self.profile, Budget(nodes=SUIT_NODES, seconds=left), order=self.order, relax=False,
-                       lost=self.lost, core=self.core, keep_met=True)
+        rules, suit_core = self.suit_rules()
+        inner = Search(rules, Budget(nodes=SUIT_NODES, seconds=left), order=self.order, relax=False,
+                       lost=self.lost, core=suit_core, keep_met=True)
         answer = inner.run(part)
         self.nodes += answer.nodes
         if answer.verdict == "not winnable":
@@ -213,13 +223,14 @@ class Search:
 
     def solve_last(self, part: Position, marks: tuple[bool, ...]) -> str:
         """A one-suit position with its last reshuffle (last.py), within LAST_NODES positions."""
-        verdict, made = last.solve(self.profile, part, marks, self.solve_after, LAST_NODES, self.core)
+        rules, suit_core = self.suit_rules()
+        verdict, made = last.solve(rules, part, marks, self.solve_after, LAST_NODES, suit_core)
         self.nodes += made
         return verdict
 
     def solve_two(self, part: Position, piles: two.Piles, free: tuple[bool, ...]) -> str:
         """A one-suit position with its last two reshuffles (two.py), within TWO_NODES positions."""
-        verdict, made = two.solve(self.profile, part, piles, free, self.solve_one_left, TWO_NODES)
+        verdict, made = two.solve(self.suit_rules()[0], part, piles, free, self.solve_one_left, TWO_NODES)
         self.nodes += made
         return verdict
 
@@ -235,7 +246,7 @@ class Search:
         budget is spent (remembered answers too, so that a long run of them cannot overshoot)."""
         if time.process_time() - self.started >= self.budget.seconds:
             return "unknown"
-        return suits.zero(self.profile, after, self.solve_suit, self.memo)
+        return suits.zero(self.suit_rules()[0], after, self.solve_suit, self.memo)
 
     def remember_lost(self, met: dict[bytes, tuple[bytes, Step]]) -> None:
         """An exhausted search proves every position it met not winnable: each was expanded (a
