@@ -136,8 +136,11 @@ def search(search: Search, core: Core, start: Position) -> Answer:
 
     suits_here = search.prune and search.relax and not search.profile.autoplay
     most = 2 if suits_here and search.last and search.two_left else -1  # two.py stays in Python
+    ask = search.relaxed if most >= 0 else None
+    if search.prune and search.relax and search.suit_rules()[0] is not search.profile:  # autoplay: unforced.py,
+        ask, most = search.suit_ask, 2 if search.last and search.two_left else int(search.last)  # asked of Python
     outcome, line, made, met = core.search(
-        start, order_params(search.order), search.prune, search.lost, search.relaxed if most >= 0 else None, most,
+        start, order_params(search.order), search.prune, search.lost, ask, most,
         search.lost if search.keep_met else None, LOST_SIZE, search.budget.nodes, search.budget.stored,
         search.started, search.budget.seconds, CHECK_EVERY, search.tick, search.memo if suits_here else None,
         search.suit_verdict, search.last, search.waits_most, LAST_NODES)

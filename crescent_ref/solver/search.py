@@ -189,6 +189,12 @@ class Search:
         found = (pos.reshuffles <= self.waits_most and waits.dead(self.profile, pos)) or self.suit_lost(pos)
         return found, self.nodes - before
 
+    def suit_ask(self, pos: Position) -> tuple[bool, int]:
+        """``suit_lost`` and the nodes it made (the compiled loop's question where its own one-suit
+        rules do not run: with autoplay, unforced)."""
+        before = self.nodes
+        return self.suit_lost(pos), self.nodes - before
+
     def suit_lost(self, pos: Position) -> bool:
         """Some suit is lost alone (suits.py, last.py, two.py), under ``suit_rules``."""
         if not self.relax:
