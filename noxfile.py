@@ -32,15 +32,16 @@ PYTHONS = ["3.11", "3.12", "3.13"]
 # rule-by-rule tables (tests/engine/test_engine_{actions,foundations,piles,status}.py, 2,676 cases of
 # pure-Python branching that the corpus on the reference and perft drive on every Python), the docs
 # pages and their browser checks, fuzz campaigns, the Python solver's searches, the documented
-# commands and CI recipes, crescent-js and the skeletons (other languages), and the quality checks
-# (mypy and ruff judge the source, not the interpreter: mypy is pinned to python_version 3.11).
+# commands and CI recipes, crescent-js and the skeletons (other languages), pytest's own -x and --lf
+# with the plugin (the same pytest on every Python), and the quality checks (mypy and ruff judge the
+# source, not the interpreter: mypy is pinned to python_version 3.11).
 EVERY_PYTHON: dict[str, tuple[str, tuple[str, ...]]] = {  # path: (why, its tests when not all)
     "tests/solver/test_solver_fast.py": (
         "the compiled core, built for this Python by the editable install: its use of the C API, each primitive "
-        "and whole solves equal to the Python core's, the fallbacks",
+        "on every profile and a whole solve equal to the Python core's, the fallbacks",
         ("test_every_primitive_gives_the_python_answer",
          "test_moves_and_reshuffles_turn_face_down_cards_as_the_engine_does",
-         "test_whole_solves_expand_the_same_positions", "test_bad_positions_are_refused_with_a_reason",
+         "test_whole_solves_expand_the_same_positions[app]", "test_bad_positions_are_refused_with_a_reason",
          "test_a_profile_the_compiled_core_cannot_hold_falls_back", "test_the_python_core_can_be_forced_and_says_so",
          "test_ci_tests_the_compiled_core"),
     ),
@@ -56,7 +57,15 @@ EVERY_PYTHON: dict[str, tuple[str, tuple[str, ...]]] = {  # path: (why, its test
     "tests/conformance/test_stdio_faults.py": (
         "subprocess, pipes, poll and process groups against a misbehaving adapter", ()
     ),
-    "tests/conformance/test_plugin_runs.py": ("the pytest plugin's hooks (collection, items, reports)", ()),
+    "tests/conformance/test_plugin_runs.py": (
+        "the pytest plugin's hooks: collection, selection, options and ini twins, failures, expectations",
+        ("test_inert_without_options", "test_collects_the_corpus_in_a_stable_sorted_order",
+         "test_k_selects_one_scenario", "test_the_header_counts_the_corpus_items",
+         "test_profile_option_keeps_that_profile_and_its_variants",
+         "test_ini_twins_name_the_implementation_and_profile", "test_an_errored_stdio_adapter_shows_as_error",
+         "test_the_reference_over_stdio_passes_with_protocol_validation",
+         "test_a_failure_reads_like_the_scenario", "test_expectations_make_a_known_failure_xfail_and_a_pass_strict"),
+    ),
     "tests/corpus/test_corpus_cache.py": (
         "the corpus cache: pickled entries, atomic replace, damage and concurrent writers",
         ("test_a_warm_read_equals_a_cold_read", "test_damaged_entries_are_misses",

@@ -52,11 +52,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def _under(item: pytest.Item, prefixes: tuple[str, ...]) -> bool:
-    """``item`` is in one of ``prefixes`` (relative to tests/): a folder ending in ``/``, a file, or a file's
-    test (``file.py::name``, every parameter of it)."""
+    """``item`` is in one of ``prefixes`` (relative to tests/): a folder ending in ``/``, a file, a file's
+    test (``file.py::name``, every parameter of it) or one parameter of it (``file.py::name[id]``)."""
     try:
         relative = item.path.resolve().relative_to(HERE).as_posix()
     except ValueError:  # a test file outside tests/ (pytester's own temporary ones)
         return False
-    test = f"{relative}::{item.name.split('[')[0]}"
-    return any(relative == p or test == p or (p.endswith("/") and relative.startswith(p)) for p in prefixes)
+    tests = (f"{relative}::{item.name}", f"{relative}::{item.name.split('[')[0]}")
+    return any(relative == p or p in tests or (p.endswith("/") and relative.startswith(p)) for p in prefixes)
