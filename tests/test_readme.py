@@ -127,9 +127,18 @@ def why_not(example: Example) -> str:
     for marker, tool in NEEDS.items():
         if marker in runnable(example) and shutil.which(tool) is None:
             return f"{tool} is not installed"
-    if "--rev main" in example.command and not (ROOT / ".git").exists():
+    if "--rev main" in example.command and not has_main():
         return "not a git checkout with a main branch"
     return ""
+
+
+def has_main() -> bool:
+    """The checkout is a git repository with a ``main`` revision (a clone of another branch has none)."""
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        return False
+    done = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "main^{commit}"], cwd=ROOT,
+                          capture_output=True, timeout=60, check=False)  # fmt: skip
+    return done.returncode == 0
 
 
 def param(example: Example) -> object:
