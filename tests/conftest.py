@@ -6,15 +6,14 @@ tests, and a deadline only turns a busy machine into a red run.
 Every test in a module whose file name mentions ``browser`` is marked ``browser`` (it drives headless
 Chromium), so ``-m "not browser"`` leaves them out.
 
-The tests under ``EVERY_PYTHON`` are marked ``every_python``: what can behave differently on another
-interpreter (the engine, notation, the command lines and their parsers, the pytest plugin, the corpus
-on the reference, the file readers). CI runs the whole suite on 3.11 and these on 3.12 and 3.13
-(noxfile.py); the rest (docs pages, fuzz campaigns, the solver's searches, quality checks) is
-interpreter-neutral Python whose version-specific parts the marked tests already reach.
+The tests listed in noxfile.py's ``EVERY_PYTHON`` (each with the reason it is there: what can behave
+differently on another interpreter) are marked ``every_python``. CI runs the whole suite on 3.11 and
+these on 3.12 and 3.13 (noxfile.py, which passes the same list to pytest by path).
 """
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -25,23 +24,22 @@ settings.register_profile("kit", deadline=None)
 settings.load_profile("kit")
 
 
-EVERY_PYTHON = (
-    "engine/",
-    "corpus/test_scenario_errors.py",
-    "corpus/test_corpus_cache.py",
-    "logs/",
-    "perft/",
-    "hostile/test_cli_policy.py",
-    "hostile/test_parsers_random_text.py",
-    "conformance/test_reference_corpus.py",
-    "conformance/test_plugin_runs.py",
-    "conformance/test_stdio_faults.py",
-    "test_cli.py",
-    "test_notation.py",
-    "test_deal.py",
-    "test_spec_files.py",
-)
 HERE = Path(__file__).resolve().parent
+
+
+def every_python(noxfile: Path = HERE.parent / "noxfile.py") -> tuple[str, ...]:
+    """noxfile.py's ``EVERY_PYTHON`` literal (read, not imported: nox need not be installed) as paths
+    relative to tests/, a folder ending in ``/`` and a chosen test as ``file.py::name``; none without the file."""
+    if not noxfile.is_file():
+        return ()
+    tree = ast.parse(noxfile.read_text(encoding="utf-8"), str(noxfile))
+    named = (n.value for n in tree.body if isinstance(n, ast.AnnAssign) and ast.unparse(n.target) == "EVERY_PYTHON")
+    chosen: dict[str, tuple[str, tuple[str, ...]]] = ast.literal_eval(next(named) or "{}")
+    return tuple(f"{path.removeprefix('tests/')}{'::' if test else ''}{test}"
+                 for path, (_, tests) in chosen.items() for test in tests or ("",))  # fmt: skip
+
+
+EVERY_PYTHON = every_python()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -49,14 +47,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "browser" in item.path.name:
             item.add_marker(pytest.mark.browser)
-        if _under(item.path, EVERY_PYTHON):
+        if _under(item, EVERY_PYTHON):
             item.add_marker(pytest.mark.every_python)
 
 
-def _under(path: Path, prefixes: tuple[str, ...]) -> bool:
-    """``path`` (a test file) is one of ``prefixes`` or in one of those folders, relative to tests/."""
+def _under(item: pytest.Item, prefixes: tuple[str, ...]) -> bool:
+    """``item`` is in one of ``prefixes`` (relative to tests/): a folder ending in ``/``, a file, a file's
+    test (``file.py::name``, every parameter of it) or one parameter of it (``file.py::name[id]``)."""
     try:
-        relative = path.resolve().relative_to(HERE).as_posix()
+        relative = item.path.resolve().relative_to(HERE).as_posix()
     except ValueError:  # a test file outside tests/ (pytester's own temporary ones)
         return False
-    return any(relative == p or (p.endswith("/") and relative.startswith(p)) for p in prefixes)
+    tests = (f"{relative}::{item.name}", f"{relative}::{item.name.split('[')[0]}")
+    return any(relative == p or p in tests or (p.endswith("/") and relative.startswith(p)) for p in prefixes)

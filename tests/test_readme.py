@@ -50,6 +50,13 @@ SHRINK = [
     (re.compile(r"--crescent-fuzz=\d+"), "--crescent-fuzz=3"),
     (re.compile(r"--crescent-fuzz-seconds=\d+"), "--crescent-fuzz-seconds=3"),
     (re.compile(r" -n \d+"), " -n 2"),
+    # perft through an adapter replays every path: depth 2 takes the same code path as 3 in a tenth of the requests
+    # (tests/perft checks the counts to depth 3 and beyond in process)
+    (re.compile(r"--max-depth [3-9]"), "--max-depth 2"),
+    (re.compile(r'(crescent-conformance perft --cmd "[^"]*")(?!.*--max-depth)'), r"\1 --max-depth 2"),
+    # every message checked against the schema costs ~4 ms (jsonschema): the app profile and its variants, every rule
+    # area, 212 of the 758 runs (tests/js plays the whole corpus over stdio with crescent-js unchecked)
+    (re.compile(r"--crescent-validate-protocol(?!.*--crescent-profile)"), r"\g<0> --crescent-profile=app"),
 ]
 # Over five seconds on a quiet machine: a whole-corpus run or perft, fuzzing, pytest collecting the corpus, impact
 # (the corpus at two revisions).
@@ -120,9 +127,18 @@ def why_not(example: Example) -> str:
     for marker, tool in NEEDS.items():
         if marker in runnable(example) and shutil.which(tool) is None:
             return f"{tool} is not installed"
-    if "--rev main" in example.command and not (ROOT / ".git").exists():
+    if "--rev main" in example.command and not has_main():
         return "not a git checkout with a main branch"
     return ""
+
+
+def has_main() -> bool:
+    """The checkout is a git repository with a ``main`` revision (a clone of another branch has none)."""
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        return False
+    done = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "main^{commit}"], cwd=ROOT,
+                          capture_output=True, timeout=60, check=False)  # fmt: skip
+    return done.returncode == 0
 
 
 def param(example: Example) -> object:

@@ -1,6 +1,7 @@
 """The pytest plugin's outputs, run with pytester: JUnit XML, the JSON report, expectations files, xdist.
 
-Runs that write a report or an expectations file go in a fresh process (see the xfailed test below).
+Runs go in this process (pytester's in-process runs); only xdist runs, whose controller and workers
+must start afresh, go in a fresh process.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def record_keys(report: dict[str, object]) -> list[str]:
 
 def test_a_reference_run_has_one_testcase_and_one_record_per_pair(kit: pytest.Pytester) -> None:
     began = time.time()
-    result = run_apart(kit, "--crescent-impl", "reference", "--junitxml", "junit.xml", "--crescent-report", "r.json")
+    result = run(kit, "--crescent-impl", "reference", "--junitxml", "junit.xml", "--crescent-report", "r.json")
     expected = sorted(key(p) for p in pairs())
     result.assert_outcomes(passed=len(expected))
     assert "Crescent conformance by rule area" in result.stdout.str()
@@ -68,7 +69,7 @@ def chosen_pairs(keys: list[str]) -> list[Pair]:
 def test_the_report_of_a_selection_says_it_is_incomplete(kit: pytest.Pytester) -> None:
     began = time.time()
     chosen = distinct_ids()[0]
-    run_apart(kit, "--crescent-impl", "reference", "-k", chosen, "--crescent-report", "r.json")
+    run(kit, "--crescent-impl", "reference", "-k", chosen, "--crescent-report", "r.json")
     report = read_json(kit.path / "r.json")
     assert record_keys(report) == sorted(key(p) for p in pairs() if p[0].id == chosen)
     check_header(report, began, complete=False)
@@ -79,11 +80,11 @@ def test_written_expectations_make_the_run_green(kit: pytest.Pytester) -> None:
     profile = next(r.profile for r in results.values() if r.verdict == "failed")
     bad = sorted(k for k, r in results.items() if r.verdict != "passed" and r.profile == profile)
     args = ("--crescent-impl", f"mutants:{MUTANT}", "--crescent-profile", profile, "-k", f"[{profile}]")
-    first = run_apart(kit, *args, "--crescent-write-expectations", "known.yaml")
+    first = run(kit, *args, "--crescent-write-expectations", "known.yaml")
     assert first.ret == pytest.ExitCode.TESTS_FAILED
     written = yaml.safe_load((kit.path / "known.yaml").read_text(encoding="utf-8"))["deviations"]
     assert sorted(written) == bad
-    again = run_apart(kit, *args, "--crescent-expectations", "known.yaml")
+    again = run(kit, *args, "--crescent-expectations", "known.yaml")
     assert again.ret == pytest.ExitCode.OK
     assert again.parseoutcomes()["xfailed"] == len(bad)
     assert "failed" not in again.parseoutcomes()
@@ -122,7 +123,7 @@ def test_two_sessions_in_one_process_report_only_their_own(kit: pytest.Pytester)
 
 
 def test_the_plugin_states_declared_deviations_and_checks_not_made(kit: pytest.Pytester) -> None:
-    result = run_apart(
+    result = run(
         kit, "--crescent-impl", "declaring:no_pile_limit", "-k", "pile-limit-001", "--crescent-report", "r.json"
     )
     out = result.stdout.str()
@@ -130,7 +131,7 @@ def test_the_plugin_states_declared_deviations_and_checks_not_made(kit: pytest.P
     report = read_json(kit.path / "r.json")
     assert report["declared"] == ["app, except pile_limit=null, undo_limit=5"]
     assert any(r.get("judged_as") for r in report["results"])
-    quiet = run_apart(
+    quiet = run(
         kit, "--crescent-impl", "verdict_only:factory", "-k", "reasons-001", "--crescent-report", "v.json"
     )
     assert "not checked: the reason code of a refusal" in quiet.stdout.str()

@@ -94,20 +94,17 @@ def test_hypothesis_statistics_still_print_in_a_corpus_run(kit: pytest.Pytester)
     assert only["hypothesis_imported"] and only["hypothesis_plugin"]
 
 
-def test_an_xdist_controller_starts_no_adapter(kit: pytest.Pytester) -> None:
+def test_under_xdist_only_workers_start_adapters_each_record_arrives_once_and_no_process_imports_hypothesis(
+    kit: pytest.Pytester,
+) -> None:
+    """One xdist run of the whole corpus (a fresh controller and two workers) shows all of it."""
     kit.makepyfile(counting=COUNTING)
-    args = ("--crescent-impl", "counting:factory", "-k", chosen())
-    run(kit, *args, "-p", "xdist", "-n", "2").assert_outcomes(passed=sum(p[0].id == chosen() for p in pairs()))
-    started = sorted(int(line) for line in Path(kit.path / "adapters.txt").read_text().split())
-    workers = sorted(pid for pid, f in facts(kit).items() if f["worker"])
-    assert started == workers
-
-
-def test_under_xdist_each_scenario_sends_one_record_and_no_process_imports_hypothesis(kit: pytest.Pytester) -> None:
-    result = run(kit, "--crescent-impl", "reference", "-p", "xdist", "-n", "2", "--crescent-report", "r.json")
+    result = run(kit, "--crescent-impl", "counting:factory", "-p", "xdist", "-n", "2", "--crescent-report", "r.json")
     result.assert_outcomes(passed=len(pairs()))
     seen = list(facts(kit).values())
     assert sorted(f["worker"] for f in seen) == [False, True, True]
+    started = sorted(int(line) for line in Path(kit.path / "adapters.txt").read_text().split())
+    assert started == sorted(pid for pid, f in facts(kit).items() if f["worker"])  # the controller starts none
     assert not any(f["hypothesis_imported"] or f["hypothesis_plugin"] for f in seen)
     controller = next(f for f in seen if not f["worker"])
     assert controller["records"] == len(pairs())

@@ -34,7 +34,7 @@ def test_a_faulty_engine_is_found_over_stdio(tmp_path: Path) -> None:
 
 def test_a_crash_over_stdio_is_one_finding_without_a_traceback(tmp_path: Path) -> None:
     flag = tmp_path / "crashed"
-    config = FuzzConfig(profile="app", games=30, out=tmp_path, max_findings=3)
+    config = FuzzConfig(profile="app", games=3, out=tmp_path, max_findings=3)
     report = fuzz(lambda: StdioAdapter(f"{FAKE} crash 5 {shlex.quote(str(flag))}", timeout=10), config)
     [finding] = report.findings
     assert finding.difference.kind == "fault" and "exited (crash)" in finding.diagnosis.title

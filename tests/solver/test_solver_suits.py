@@ -56,8 +56,9 @@ def test_a_suit_lost_with_its_last_reshuffle_means_the_position_is_not_winnable(
 
 @pytest.mark.parametrize("profile", DISTINCT_NO_AUTOPLAY)
 def test_the_last_reshuffle_rule_on_meeting_foundations(profile: str) -> None:
-    positions = (meeting_position(seed, profile)._replace(reshuffles=1) for seed in range(50))
-    assert fired(profile, positions, suit_lost_last) >= 2
+    # the rule fires on 9-16 of the first 20 seeds; each position it fires on is brute-forced (the cost)
+    positions = (meeting_position(seed, profile)._replace(reshuffles=1) for seed in range(20))
+    assert fired(profile, positions, suit_lost_last) >= 5
 
 
 def test_only_piles_with_the_suit_at_the_bottom_rotate() -> None:
