@@ -57,6 +57,9 @@ EVERY_PYTHON: dict[str, tuple[str, tuple[str, ...]]] = {  # path: (why, its test
     "tests/conformance/test_stdio_faults.py": (
         "subprocess, pipes, poll and process groups against a misbehaving adapter", ()
     ),
+    "tests/conformance/test_pipelining_faults.py": (
+        "a crash met while requests go ahead: broken-pipe errors and buffered replies at a dead child", ()
+    ),
     "tests/conformance/test_plugin_runs.py": (
         "the pytest plugin's hooks: collection, selection, options and ini twins, failures, expectations",
         ("test_inert_without_options", "test_collects_the_corpus_in_a_stable_sorted_order",

@@ -116,14 +116,13 @@ def failing(pair: Pair) -> Pair:
 
 
 @pytest.mark.parametrize("ahead", [1, 16])
-@pytest.mark.parametrize("wait_at", [0, 2])
-def test_a_crash_read_while_a_failure_is_replayed_errors_its_own_scenario(
-    ahead: int, wait_at: int, tmp_path: Path
-) -> None:
+def test_a_crash_read_while_a_failure_is_replayed_errors_its_own_scenario(ahead: int, tmp_path: Path) -> None:
     pairs = chosen_pairs()
     pairs[0] = failing(pairs[0])
     crash_at = 1 + len(pairs[0][0].steps)  # the next scenario's first act: sent ahead, before the replay
-    _, results = run(pairs, crash_at, wait_at=wait_at, ahead=ahead, tmp=tmp_path)
+    # no barrier: the fake dies on the request sent ahead while the failure is found, so the replay meets
+    # it (a barrier at any later write ahead waits on the fresh process, which never dies: it proved nothing)
+    _, results = run(pairs, crash_at, wait_at=0, ahead=ahead, tmp=tmp_path)
     assert [r.verdict for r in results] == ["failed", "errored", "passed", "passed", "passed"], [
         r.detail for r in results
     ]
