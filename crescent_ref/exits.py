@@ -11,13 +11,10 @@ Each tool may add its own faults (the conformance kit: a misbehaving implementat
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import signal
 import sys
-import threading
 import traceback
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import NoReturn
 
 from crescent_ref.errors import CrescentError
@@ -66,48 +63,12 @@ def one_line(err: BaseException) -> str:
     return " | ".join(line.strip() for line in str(err).splitlines() if line.strip()) or type(err).__name__
 
 
-_CTRL_C = {"seen": False}  # set by the handler ``guarded`` installs; read by ``ctrl_c_seen``
-
-
-def ctrl_c_seen() -> bool:
-    """Whether Ctrl-C came during ``guarded``'s run. Python drops a KeyboardInterrupt raised inside a
-    finalizer or a garbage-collector callback (it prints "Exception ignored"), so a long loop asks this
-    between its steps as well as catching the exception."""
-    return _CTRL_C["seen"]
-
-
-def _note_ctrl_c(signum: int, frame: object) -> None:
-    _CTRL_C["seen"] = True
-    raise KeyboardInterrupt
-
-
-@contextlib.contextmanager
-def _noting_ctrl_c() -> Iterator[None]:
-    """SIGINT noted as well as raised, while Python's own handler is the one installed (not in a thread,
-    nor over a handler someone else installed)."""
-    _CTRL_C["seen"] = False
-    if threading.current_thread() is not threading.main_thread() or (
-        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
-        yield
-        return
-    signal.signal(signal.SIGINT, _note_ctrl_c)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
 def guarded(prog: str, run: Callable[[], int], faults: Mapping[type[BaseException], int] | None = None) -> int:
-    """``run()``'s exit code, with every exception turned into a line and an exit code as above; a
-    Ctrl-C whose KeyboardInterrupt Python swallowed still exits 130."""
+    """``run()``'s exit code, with every exception turned into a line and an exit code as above."""
     _tolerant_output()
     try:
-        with _noting_ctrl_c():
-            code = run()
-            sys.stdout.flush()  # here, so that a closed pipe is met while the policy still holds
-        if ctrl_c_seen() and code != INTERRUPTED:
-            raise KeyboardInterrupt
+        code = run()
+        sys.stdout.flush()  # here, so that a closed pipe is met while the policy still holds
         return code
     except BrokenPipeError:
         _silence_stdout()

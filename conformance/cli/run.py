@@ -42,7 +42,7 @@ from conformance.judging.report import (
 )
 from conformance.judging.runner import Result, judge_all
 from conformance.wording import RUNS, need_text, not_run, unit_line
-from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK, ctrl_c_seen
+from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK
 from crescent_ref.progress import progress, shown
 
 UNKNOWN = Info("(no handshake)", "", "?", ())
@@ -149,8 +149,6 @@ def _play_all(
         played = (Result(sc, p, "errored", fault) for sc, p in pairs) if fault else judge_all(adapter, contract, pairs)
         for result in progress(played, "scenario runs", total=len(pairs), unit="run", quiet=quiet):
             results.append(result)
-            if ctrl_c_seen():  # its KeyboardInterrupt was swallowed (in a finalizer): stop here all the same
-                raise KeyboardInterrupt
     except KeyboardInterrupt:
         print(f"\ninterrupted after {len(results)} of {len(pairs)} scenario runs", file=sys.stderr)
         return contract, results, True
