@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from deliverable import sigint_default
 
 import conformance.cli as kit_cli
 from conformance.cli import main
@@ -172,7 +173,7 @@ def test_ctrl_c_writes_a_partial_report_and_exits_130(tmp_path: Path) -> None:
     report.write_text("{}", encoding="utf-8")
     argv = [*KIT, "run", "--impl", "hostile_impls:slow", "--profile", "app", "-q", "--report", str(report)]
     env = {**ENV, "HOSTILE_MARK": str(mark)}
-    proc = subprocess.Popen(argv, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(argv, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, preexec_fn=sigint_default)
     end = time.monotonic() + 60
     while not mark.exists() and time.monotonic() < end and proc.poll() is None:
         time.sleep(0.02)

@@ -14,6 +14,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "conformance"))
 
+from deliverable import sigint_default  # noqa: E402
 from harness import fake_command, fake_pids, lingers  # noqa: E402
 
 KIT = [sys.executable, "-c", "import sys; from conformance.cli import main; sys.exit(main())"]
@@ -31,7 +32,7 @@ def test_a_signal_during_a_hang_ends_the_adapter_and_the_command_at_once(
     flag = tmp_path / "fired"
     args = [a.replace("{tmp}", str(tmp_path)) for a in ARGS[command]]
     argv = [*KIT, *args, "--cmd", fake_command("hang", 1, flag), "--timeout", "120"]
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=sigint_default)
     end = time.monotonic() + 90
     while not flag.exists() and time.monotonic() < end and proc.poll() is None:
         time.sleep(0.05)

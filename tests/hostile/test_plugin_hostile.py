@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from deliverable import sigint_default
 
 from conformance.corpus.load import load_corpus
 
@@ -143,7 +144,9 @@ def test_ctrl_c_leaves_a_partial_report_and_the_old_expectations(kit: pytest.Pyt
     argv = [sys.executable, "-m", "pytest", *QUIET, "-q", "--crescent-impl", "hostile_impls:slow"]
     argv += ["--crescent-report", "r.json", "--crescent-write-expectations", "known.yaml"]
     env = {**os.environ, "HOSTILE_MARK": str(mark)}
-    proc = subprocess.Popen(argv, cwd=kit.path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        argv, cwd=kit.path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=sigint_default
+    )
     end = time.monotonic() + 120
     while not mark.exists() and time.monotonic() < end and proc.poll() is None:
         time.sleep(0.02)
