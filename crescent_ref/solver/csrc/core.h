@@ -215,6 +215,7 @@ double cpu_seconds(void);
 
 /* -- suits.c, search.c, methods.c ---------------------------------------------------------------- */
 int suit_lost(Core *core, const Relax *r, const State *s, const Plan *plan, long *nodes);
+PyObject *marked_key_of(const State *s, const int *marks);
 PyObject *Core_search(Core *self, PyObject *args);
 extern PyMethodDef Core_methods[];
 

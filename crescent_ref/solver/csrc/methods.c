@@ -190,8 +190,7 @@ static PyObject *Core_marked_key(Core *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "marked_key: reshuffles left out of 0..255");
         return NULL;
     }
-    State m;  /* each pile with its mark in front, so that the sort is of (mark, *pile) */
-    int idx[NPILES], total = 0;
+    int flags[NPILES];
     for (int i = 0; i < NPILES; i++) {
         int mark = PyObject_IsTrue(PyTuple_GET_ITEM(marks, i));
         if (mark < 0) return NULL;
@@ -199,30 +198,9 @@ static PyObject *Core_marked_key(Core *self, PyObject *args) {
             PyErr_Format(PyExc_ValueError, "marked_key: pile %d has more than %d cards", i + 1, MAXP - 1);
             return NULL;
         }
-        m.c[i][0] = (unsigned char)mark;
-        memcpy(m.c[i] + 1, s.c[i], (size_t)s.len[i]);
-        m.len[i] = s.len[i] + 1;
-        idx[i] = i, total += m.len[i];
+        flags[i] = mark;
     }
-    for (int i = 1; i < NPILES; i++) {
-        int v = idx[i], j = i - 1;
-        while (j >= 0 && pile_cmp(&m, idx[j], v) > 0) { idx[j + 1] = idx[j]; j--; }
-        idx[j + 1] = v;
-    }
-    PyObject *key = PyBytes_FromStringAndSize(NULL, 1 + total + (NPILES - 1) + 13);
-    if (key == NULL) return NULL;
-    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(key);
-    *out++ = 'L';
-    for (int i = 0; i < NPILES; i++) {
-        if (i) *out++ = 0xff;
-        memcpy(out, m.c[idx[i]], (size_t)m.len[idx[i]]);
-        out += m.len[idx[i]];
-    }
-    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s.up[i];
-    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s.down[i];
-    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s.held[i];
-    *out = (unsigned char)s.resh;
-    return key;
+    return marked_key_of(&s, flags);
 }
 
 /* search.Search.expand: generate the children of one position, in the order of search.choices;

@@ -140,8 +140,8 @@ done:
     return verdict;
 }
 
-/* last.marked_key (Core_marked_key without the Python values) */
-static PyObject *marked_key_of(const State *s, const int *marks) {
+/* last.marked_key of a read position and its 16 marks (Core_marked_key checks the Python values first) */
+PyObject *marked_key_of(const State *s, const int *marks) {
     State m;
     int idx[NPILES], total = 0;
     for (int i = 0; i < NPILES; i++) {
