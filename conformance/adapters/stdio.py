@@ -437,7 +437,7 @@ class StdioAdapter:
         if sent.batch is not None:
             self._inner_replies(process, sent.batch)
         else:
-            sent.got = self._read(process, "act-reply", time.monotonic() + self.timeout)
+            sent.got = self._read(process, _REPLY_SCHEMA[sent.key[0]], time.monotonic() + self.timeout)
 
     def _read_ahead(self, process: Child) -> None:
         """Read every reply still due into its queue entry (a fault kills the process, AdapterError)."""
@@ -536,6 +536,8 @@ class StdioAdapter:
 Key = tuple[Any, ...]  # a call: its command and arguments, ("act", "p3-p11", frozenset({"status"}))
 Asked = frozenset[str] | None  # the state fields asked for (None: the whole state, or no state in the reply)
 _LEGAL_MOVES: Key = ("legal_moves",)
+# the schema of the reply to an announced call read ahead, by its command (validate checks it in full)
+_REPLY_SCHEMA = {"new_game": "new-game-reply", "act": "act-reply", "legal_moves": "legal-moves-reply"}
 
 
 def _legal_moves(result: dict[str, Any], asked: Asked) -> list[str]:
