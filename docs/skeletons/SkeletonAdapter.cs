@@ -3,8 +3,8 @@
 //     mcs -out:skeleton-adapter.exe docs/skeletons/SkeletonAdapter.cs      (or: dotnet new console, add this file)
 //     crescent-conformance smoke --cmd "mono skeleton-adapter.exe"
 //
-// It speaks the whole protocol loop: the handshake, new_game, act, stop; one JSON line a reply on
-// stdout, everything else on stderr. The rules live in YourEngine below: as shipped it can only
+// It speaks the whole protocol loop of version 3: the handshake, new_game, act, stop, the state on
+// demand and batches; one JSON line a reply on stdout, everything else on stderr. The rules live in YourEngine below: as shipped it can only
 // load a position and report it, and answers every action with "skipped" ("not implemented yet"),
 // so the kit runs what it can (the scenarios that check a starting position) and skips the rest.
 // Replace its methods with calls into your game. C# 7 (Mono's mcs or .NET), no packages: the
@@ -28,6 +28,12 @@ public sealed class NotImplementedYet : Exception
 public sealed class Unreadable : Exception
 {
     public Unreadable(string message) : base(message) { }
+}
+
+/// <summary>A request field of the wrong type (a "state" that is no list of names): "errored", nothing changed.</summary>
+public sealed class Malformed : Exception
+{
+    public Malformed(string message) : base(message) { }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -144,7 +150,7 @@ public static class Position
 
 public static class SkeletonAdapter
 {
-    /// <summary>The handshake's reply: protocol version 2, declaring only what your game observes (spec/protocol.md).</summary>
+    /// <summary>The handshake's reply (spec/protocol.md, Versions and Capabilities).</summary>
     static Dictionary<string, object> Hello()
     {
         var implementation = new Dictionary<string, object>
@@ -152,54 +158,114 @@ public static class SkeletonAdapter
             { "name", "my-crescent" }, { "version", "0.0.1" },  // your game's name and version
             { "language", "csharp" },
             { "profiles", new List<object> { "app" } },  // the rule profiles your game plays (spec/profiles.yaml)
-            { "capabilities", new List<object>() },  // add "undo", "tap", ... as your adapter learns them
+            // What the adapter offers and observes; add "undo", "tap", "reasons", ... as it learns them, and
+            // declare only what it really reports:
+            // - "move-count", "reshuffle-count": State() reports the game's own counters (drop one your game
+            //   lacks); status is always "playing" here, so "lost" is not declared;
+            // - "state-on-demand": a request's "state" names the fields wanted (WithState below);
+            // - "batch": several requests in one line (AnswerBatch below). Both only make a run cheaper.
+            { "capabilities", new List<object> { "move-count", "reshuffle-count", "state-on-demand", "batch" } },
         };
-        return new Dictionary<string, object> { { "version", 2 }, { "implementation", implementation } };
+        return new Dictionary<string, object> { { "version", 3 }, { "implementation", implementation } };
     }
 
-    /// <summary>The reply to one request (not start or stop); the seq is echoed as it came.</summary>
-    static Dictionary<string, object> Handle(YourEngine engine, Dictionary<string, object> request)
+    /// <summary>The reply to one request line (not start or stop): the seq echoed as it came, then the answer.</summary>
+    static Dictionary<string, object> ReplyTo(YourEngine engine, Dictionary<string, object> request)
     {
-        object seq, cmd, position, profile, action;
+        object seq, cmd, requests;
         request.TryGetValue("seq", out seq);
         request.TryGetValue("cmd", out cmd);
+        request.TryGetValue("requests", out requests);
         var reply = new Dictionary<string, object> { { "seq", seq } };
+        var answer = "batch".Equals(cmd) ? AnswerBatch(engine, requests) : Answer(engine, request);
+        foreach (var entry in answer) reply[entry.Key] = entry.Value;
+        return reply;
+    }
+
+    /// <summary>A batch (spec/protocol.md, Batches): each request answered in order as if it came alone, without seq.</summary>
+    static Dictionary<string, object> AnswerBatch(YourEngine engine, object requests)
+    {
+        var list = requests as List<object>;
+        if (list == null) return Errored("batch: requests is not a list");
+        var replies = list.Select(one => one is Dictionary<string, object>
+            ? Answer(engine, (Dictionary<string, object>)one)
+            : Errored("batch: a request that is not an object"));
+        return new Dictionary<string, object> { { "result", new Dictionary<string, object> { { "replies", replies.Cast<object>().ToList() } } } };
+    }
+
+    /// <summary>The answer to one request: exactly one of result, skipped or errored.</summary>
+    static Dictionary<string, object> Answer(YourEngine engine, Dictionary<string, object> request)
+    {
+        object cmd, position, profile, action;
+        request.TryGetValue("cmd", out cmd);
         try
         {
             if ("new_game".Equals(cmd))
             {
+                var wanted = WantedFields(request);
                 if (!request.TryGetValue("position", out position) || !(position is string))
                     throw new NotImplementedYet("new_game from a game code: not implemented yet");
                 request.TryGetValue("profile", out profile);
                 engine.NewGame(Convert.ToString(profile), (string)position);
-                reply["result"] = new Dictionary<string, object> { { "state", engine.State() } };
+                return Result(WithState(new Dictionary<string, object>(), engine, wanted));
             }
-            else if ("act".Equals(cmd))
+            if ("act".Equals(cmd))
             {
+                var wanted = WantedFields(request);
                 request.TryGetValue("action", out action);
-                var result = new Dictionary<string, object>(engine.Act(Convert.ToString(action)));
-                result["state"] = engine.State();
-                reply["result"] = result;
+                var outcome = new Dictionary<string, object>(engine.Act(Convert.ToString(action)));
+                return Result(WithState(outcome, engine, wanted));
             }
-            else
-            {
-                reply["errored"] = new Dictionary<string, object> { { "message", "unknown command " + Json.Write(cmd) } };
-            }
+            return Errored("unknown command " + Json.Write(cmd));
         }
         catch (NotImplementedYet e)
         {
-            reply["skipped"] = new Dictionary<string, object> { { "message", e.Message } };
+            return new Dictionary<string, object> { { "skipped", new Dictionary<string, object> { { "message", e.Message } } } };
+        }
+        catch (Malformed e)
+        {
+            return Errored(e.Message);
         }
         catch (Unreadable e)
         {
-            reply["errored"] = new Dictionary<string, object> { { "message", e.Message }, { "refused", "new_game".Equals(cmd) } };
+            var errored = new Dictionary<string, object> { { "message", e.Message }, { "refused", "new_game".Equals(cmd) } };
+            return new Dictionary<string, object> { { "errored", errored } };
         }
         catch (Exception e)
         {
             Console.Error.WriteLine(e);  // stderr only: stdout carries replies and nothing else
-            reply["errored"] = new Dictionary<string, object> { { "message", "internal error: " + e.Message } };
+            return Errored("internal error: " + e.Message);
         }
-        return reply;
+    }
+
+    /// <summary>The state fields a request asks for (state on demand): null when it has no "state" (the whole state).</summary>
+    static List<object> WantedFields(Dictionary<string, object> request)
+    {
+        object wanted;
+        if (!request.TryGetValue("state", out wanted)) return null;
+        var list = wanted as List<object>;
+        if (list == null || !list.All(name => name is string))
+            throw new Malformed("state: expected a list of state fields, got " + Json.Write(wanted));
+        return list;
+    }
+
+    /// <summary>result with the state asked for: wanted null, the whole state; a list of fields, only those; [], none.</summary>
+    static Dictionary<string, object> WithState(Dictionary<string, object> result, YourEngine engine, List<object> wanted)
+    {
+        if (wanted != null && wanted.Count == 0) return result;
+        var state = engine.State();
+        result["state"] = wanted == null ? state : state.Where(f => wanted.Contains(f.Key)).ToDictionary(f => f.Key, f => f.Value);
+        return result;
+    }
+
+    static Dictionary<string, object> Result(Dictionary<string, object> result)
+    {
+        return new Dictionary<string, object> { { "result", result } };
+    }
+
+    static Dictionary<string, object> Errored(string message)
+    {
+        return new Dictionary<string, object> { { "errored", new Dictionary<string, object> { { "message", message } } } };
     }
 
     /// <summary>Answer requests on stdin until stop: one JSON line each on stdout, flushed.</summary>
@@ -220,7 +286,7 @@ public static class SkeletonAdapter
                 object cmd;
                 request.TryGetValue("cmd", out cmd);
                 if ("stop".Equals(cmd)) break;
-                reply = "start".Equals(cmd) ? Hello() : Handle(engine, request);
+                reply = "start".Equals(cmd) ? Hello() : ReplyTo(engine, request);
             }
             catch (FormatException e)
             {

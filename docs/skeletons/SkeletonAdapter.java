@@ -2,8 +2,8 @@
 //
 //     crescent-conformance smoke --cmd "java docs/skeletons/SkeletonAdapter.java"
 //
-// It speaks the whole protocol loop: the handshake, new_game, act, stop; one JSON line a reply on
-// stdout, everything else on stderr. The rules live in YourEngine below: as shipped it can only
+// It speaks the whole protocol loop of version 3: the handshake, new_game, act, stop, the state on
+// demand and batches; one JSON line a reply on stdout, everything else on stderr. The rules live in YourEngine below: as shipped it can only
 // load a position and report it, and answers every action with "skipped" ("not implemented yet"),
 // so the kit runs what it can (the scenarios that check a starting position) and skips the rest.
 // Replace its methods with calls into your game. Java 17 or later, no libraries: the protocol's
@@ -33,6 +33,11 @@ public final class SkeletonAdapter {
     /** A position (or request) the engine cannot read: answered "errored", "refused" for new_game. */
     static final class Unreadable extends Exception {
         Unreadable(String message) { super(message); }
+    }
+
+    /** A request field of the wrong type (a "state" that is no list of names): "errored", nothing changed. */
+    static final class Malformed extends Exception {
+        Malformed(String message) { super(message); }
     }
 
     // -----------------------------------------------------------------------------------------
@@ -135,46 +140,92 @@ public final class SkeletonAdapter {
         return table;
     }
 
-    /** The handshake's reply: protocol version 2, declaring only what your game observes (spec/protocol.md). */
+    /** The handshake's reply (spec/protocol.md, Versions and Capabilities). */
     static Map<String, Object> hello() {
         Map<String, Object> implementation = new LinkedHashMap<>();
         implementation.put("name", "my-crescent"); // your game's name and version
         implementation.put("version", "0.0.1");
         implementation.put("language", "java");
         implementation.put("profiles", List.of("app")); // the rule profiles your game plays (spec/profiles.yaml)
-        implementation.put("capabilities", List.of()); // add "undo", "tap", ... as your adapter learns them
-        return Map.of("version", 2, "implementation", implementation);
+        // What the adapter offers and observes; add "undo", "tap", "reasons", ... as it learns them, and
+        // declare only what it really reports:
+        // - "move-count", "reshuffle-count": state() reports the game's own counters (drop one your game
+        //   lacks); status is always "playing" here, so "lost" is not declared;
+        // - "state-on-demand": a request's "state" names the fields wanted (withState below);
+        // - "batch": several requests in one line (answerBatch below). Both only make a run cheaper.
+        implementation.put("capabilities", List.of("move-count", "reshuffle-count", "state-on-demand", "batch"));
+        Map<String, Object> hello = new LinkedHashMap<>();
+        hello.put("version", 3);
+        hello.put("implementation", implementation);
+        return hello;
     }
 
-    /** The reply to one request (not start or stop); the seq is echoed as it came. */
-    static Map<String, Object> handle(YourEngine engine, Map<?, ?> request) {
-        Object seq = request.get("seq");
-        Object cmd = request.get("cmd");
+    /** The reply to one request line (not start or stop): the seq echoed as it came, then the answer. */
+    static Map<String, Object> replyTo(YourEngine engine, Map<?, ?> request) {
         Map<String, Object> reply = new LinkedHashMap<>();
-        reply.put("seq", seq);
+        reply.put("seq", request.get("seq"));
+        boolean batch = "batch".equals(request.get("cmd"));
+        reply.putAll(batch ? answerBatch(engine, request.get("requests")) : answer(engine, request));
+        return reply;
+    }
+
+    /** A batch (spec/protocol.md, Batches): each request answered in order as if it came alone, without seq. */
+    static Map<String, Object> answerBatch(YourEngine engine, Object requests) {
+        if (!(requests instanceof List<?> list)) return Map.of("errored", Map.of("message", "batch: requests is not a list"));
+        List<Object> replies = new ArrayList<>();
+        for (Object one : list) {
+            replies.add(one instanceof Map<?, ?> request
+                    ? answer(engine, request)
+                    : Map.of("errored", Map.of("message", "batch: a request that is not an object")));
+        }
+        return Map.of("result", Map.of("replies", replies));
+    }
+
+    /** The answer to one request: exactly one of result, skipped or errored. */
+    static Map<String, Object> answer(YourEngine engine, Map<?, ?> request) {
+        Object cmd = request.get("cmd");
         try {
             if ("new_game".equals(cmd)) {
+                List<?> wanted = wantedFields(request);
                 if (!(request.get("position") instanceof String position)) {
                     throw new NotImplementedYet("new_game from a game code: not implemented yet");
                 }
                 engine.newGame(String.valueOf(request.get("profile")), position);
-                reply.put("result", Map.of("state", engine.state()));
-            } else if ("act".equals(cmd)) {
-                Map<String, Object> result = new LinkedHashMap<>(engine.act(String.valueOf(request.get("action"))));
-                result.put("state", engine.state());
-                reply.put("result", result);
-            } else {
-                reply.put("errored", Map.of("message", "unknown command " + Json.write(cmd)));
+                return Map.of("result", withState(new LinkedHashMap<>(), engine, wanted));
             }
+            if ("act".equals(cmd)) {
+                List<?> wanted = wantedFields(request);
+                Map<String, Object> outcome = engine.act(String.valueOf(request.get("action")));
+                return Map.of("result", withState(new LinkedHashMap<>(outcome), engine, wanted));
+            }
+            return Map.of("errored", Map.of("message", "unknown command " + Json.write(cmd)));
         } catch (NotImplementedYet e) {
-            reply.put("skipped", Map.of("message", e.getMessage()));
+            return Map.of("skipped", Map.of("message", e.getMessage()));
+        } catch (Malformed e) {
+            return Map.of("errored", Map.of("message", e.getMessage()));
         } catch (Unreadable e) {
-            reply.put("errored", Map.of("message", e.getMessage(), "refused", "new_game".equals(cmd)));
+            return Map.of("errored", Map.of("message", e.getMessage(), "refused", "new_game".equals(cmd)));
         } catch (RuntimeException e) {
             e.printStackTrace(); // stderr only: stdout carries replies and nothing else
-            reply.put("errored", Map.of("message", "internal error: " + e));
+            return Map.of("errored", Map.of("message", "internal error: " + e));
         }
-        return reply;
+    }
+
+    /** The state fields a request asks for (state on demand): null when it has no "state" (the whole state). */
+    static List<?> wantedFields(Map<?, ?> request) throws Malformed {
+        Object wanted = request.get("state");
+        if (!request.containsKey("state")) return null;
+        if (wanted instanceof List<?> list && list.stream().allMatch(String.class::isInstance)) return list;
+        throw new Malformed("state: expected a list of state fields, got " + Json.write(wanted));
+    }
+
+    /** result with the state asked for: wanted null, the whole state; a list of fields, only those; [], none. */
+    static Map<String, Object> withState(Map<String, Object> result, YourEngine engine, List<?> wanted) {
+        if (wanted != null && wanted.isEmpty()) return result;
+        Map<String, Object> state = new LinkedHashMap<>(engine.state());
+        if (wanted != null) state.keySet().retainAll(wanted);
+        result.put("state", state);
+        return result;
     }
 
     /** Answer requests on stdin until stop: one JSON line each on stdout, flushed. */
@@ -189,7 +240,7 @@ public final class SkeletonAdapter {
                 Object request = Json.read(line);
                 if (!(request instanceof Map<?, ?> fields)) throw new IllegalArgumentException("not an object");
                 if ("stop".equals(fields.get("cmd"))) break;
-                reply = "start".equals(fields.get("cmd")) ? hello() : handle(engine, fields);
+                reply = "start".equals(fields.get("cmd")) ? hello() : replyTo(engine, fields);
             } catch (IllegalArgumentException e) {
                 Map<String, Object> errored = new LinkedHashMap<>();
                 errored.put("seq", null);

@@ -3,8 +3,8 @@
 //
 //     crescent-conformance smoke --cmd "node docs/skeletons/skeleton-adapter.js"
 //
-// It speaks the whole protocol loop: the handshake, new_game, act, stop; one JSON line a reply on
-// stdout, everything else on stderr. The rules live in `YourEngine` below: as shipped it can only
+// It speaks the whole protocol loop of version 3: the handshake, new_game, act, stop, the state on
+// demand and batches; one JSON line a reply on stdout, everything else on stderr. The rules live in `YourEngine` below: as shipped it can only
 // load a position and report it, and answers every action with `skipped` ("not implemented yet"),
 // so the kit runs what it can (the scenarios that check a starting position) and skips the rest.
 // Replace its methods with calls into your game. Plain Node.js (18 or later), no packages.
@@ -85,55 +85,103 @@ function readPosition(text) {
 }
 
 const HELLO = {
-  version: 2, // protocol version 2: declare only the parts of a reply your game observes (spec/protocol.md)
+  version: 3, // protocol version 3 (spec/protocol.md, Versions)
   implementation: {
     name: 'my-crescent', // your game's name and version
     version: '0.0.1',
     language: 'javascript',
     profiles: ['app'], // the rule profiles your game plays (spec/profiles.yaml)
-    // add 'undo', 'tap', ... as your adapter learns them (spec/protocol.md); 'state-on-demand': the
-    // runner names the state fields it needs in each request (withState below honours it)
-    capabilities: ['state-on-demand'],
+    // What the adapter offers and observes (spec/protocol.md, Capabilities); add 'undo', 'tap', 'reasons',
+    // ... as it learns them, and declare only what it really reports:
+    // - 'move-count', 'reshuffle-count': state() reports the game's own counters (drop one your game lacks);
+    //   status is always 'playing' here, so 'lost' is not declared;
+    // - 'state-on-demand': a request's `state` names the fields wanted (withState below);
+    // - 'batch': several requests in one line (replyTo below). Both only make a run cheaper.
+    capabilities: ['move-count', 'reshuffle-count', 'state-on-demand', 'batch'],
   },
 };
 
-/** `result` with the state the request asks for (state on demand, spec/protocol.md): no `state`
- *  field, the whole state; a list of field names, only those; [], none. */
-function withState(result, engine, req) {
-  if (Array.isArray(req.state) && req.state.length === 0) return result;
+/** A request the adapter cannot read (a field of the wrong type): `errored`, nothing changed. */
+class Malformed extends Error {}
+
+/** The reply to one request line (not start or stop): `seq` echoed, then the answer. */
+function replyTo(engine, req) {
+  return { seq: req.seq ?? null, ...(req.cmd === 'batch' ? answerBatch(engine, req.requests) : answer(engine, req)) };
+}
+
+/** A batch (spec/protocol.md, Batches): each request answered in order as if it came alone, without seq. */
+function answerBatch(engine, requests) {
+  if (!Array.isArray(requests)) return { errored: { message: `batch: requests is not a list: ${JSON.stringify(requests)}` } };
+  const notObject = { errored: { message: 'batch: a request that is not an object' } };
+  return { result: { replies: requests.map((r) => (isObject(r) ? answer(engine, r) : notObject)) } };
+}
+
+/** The answer to one request: exactly one of `result`, `skipped` or `errored`. */
+function answer(engine, req) {
+  try {
+    if (req.cmd === 'new_game') {
+      const wanted = wantedFields(req);
+      if (typeof req.position !== 'string') throw new NotImplementedYet('new_game from a game code: not implemented yet');
+      engine.newGame(req.profile, req.position);
+      return { result: withState({}, engine, wanted) };
+    }
+    if (req.cmd === 'act') {
+      const wanted = wantedFields(req);
+      return { result: withState(engine.act(req.action), engine, wanted) };
+    }
+    return { errored: { message: `unknown command ${JSON.stringify(req.cmd)}` } };
+  } catch (e) {
+    if (e instanceof NotImplementedYet) return { skipped: { message: e.message } };
+    if (e instanceof Malformed) return { errored: { message: e.message } };
+    if (e instanceof RangeError) return { errored: { message: e.message, refused: req.cmd === 'new_game' } };
+    console.error(e.stack); // stderr only: stdout carries replies and nothing else
+    return { errored: { message: `internal error: ${e.message}`, context: String(e.stack) } };
+  }
+}
+
+/** The state fields a request asks for (state on demand): null when it has no `state` (the whole state). */
+function wantedFields(req) {
+  if (!('state' in req)) return null;
+  if (!Array.isArray(req.state) || !req.state.every((name) => typeof name === 'string')) {
+    throw new Malformed(`state: expected a list of state fields, got ${JSON.stringify(req.state)}`);
+  }
+  return req.state;
+}
+
+/** `result` with the state asked for: null, the whole state; a list of fields, only those; [], none. */
+function withState(result, engine, wanted) {
+  if (wanted !== null && wanted.length === 0) return result;
   const state = engine.state();
-  const wanted = Array.isArray(req.state) ? req.state : null;
   return { ...result, state: wanted ? Object.fromEntries(Object.entries(state).filter(([k]) => wanted.includes(k))) : state };
 }
 
-function handle(engine, req) {
-  const seq = req.seq;
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The request object of a line, or why it cannot be read (a string). */
+function readRequest(line) {
+  let req;
   try {
-    if (req.cmd === 'new_game') {
-      if (typeof req.position !== 'string') throw new NotImplementedYet('new_game from a game code: not implemented yet');
-      engine.newGame(req.profile, req.position);
-      return { seq, result: withState({}, engine, req) };
-    }
-    if (req.cmd === 'act') return { seq, result: withState(engine.act(req.action), engine, req) };
-    return { seq, errored: { message: `unknown command ${JSON.stringify(req.cmd)}` } };
+    req = JSON.parse(line);
   } catch (e) {
-    if (e instanceof NotImplementedYet) return { seq, skipped: { message: e.message } };
-    if (e instanceof RangeError) return { seq, errored: { message: e.message, refused: req.cmd === 'new_game' } };
-    console.error(e.stack); // stderr only: stdout carries replies and nothing else
-    return { seq, errored: { message: `internal error: ${e.message}`, context: String(e.stack) } };
+    return `not a JSON request: ${e.message}`;
   }
+  return isObject(req) ? req : 'not a JSON object';
 }
 
 const engine = new YourEngine();
 const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   if (!line.trim()) return;
-  const req = JSON.parse(line);
+  const req = readRequest(line);
+  if (typeof req === 'string') { // not JSON, or not an object: answered with seq null
+    process.stdout.write(JSON.stringify({ seq: null, errored: { message: req } }) + '\n');
+    return;
+  }
   if (req.cmd === 'stop') {
     rl.close();
     return;
   }
-  const reply = req.cmd === 'start' ? HELLO : handle(engine, req);
+  const reply = req.cmd === 'start' ? HELLO : replyTo(engine, req);
   process.stdout.write(JSON.stringify(reply) + '\n');
 });
 rl.on('close', () => process.stdout.write('', () => process.exit(0)));

@@ -2,8 +2,8 @@
 //
 //	crescent-conformance smoke --cmd "go run docs/skeletons/skeleton_adapter.go"
 //
-// It speaks the whole protocol loop: the handshake, new_game, act, stop; one JSON line a reply on
-// stdout, everything else on stderr. The rules live in YourEngine below: as shipped it can only
+// It speaks the whole protocol loop of version 3: the handshake, new_game, act, stop, the state on
+// demand and batches; one JSON line a reply on stdout, everything else on stderr. The rules live in YourEngine below: as shipped it can only
 // load a position and report it, and answers every action with "skipped" ("not implemented yet"),
 // so the kit runs what it can (the scenarios that check a starting position) and skips the rest.
 // Replace its methods with calls into your game. Go 1.19 or later, standard library only; build it
@@ -171,34 +171,75 @@ func readPosition(text string) (Table, error) {
 	return table, nil
 }
 
-// hello is the handshake's reply: protocol version 2, declaring only the parts of a reply your game
-// observes (spec/protocol.md).
+// hello is the handshake's reply (spec/protocol.md, Versions and Capabilities).
 var hello = map[string]any{
-	"version": 2,
+	"version": 3,
 	"implementation": map[string]any{
-		"name":         "my-crescent", // your game's name and version
-		"version":      "0.0.1",
-		"language":     "go",
-		"profiles":     []string{"app"}, // the rule profiles your game plays (spec/profiles.yaml)
-		"capabilities": []string{},      // add "undo", "tap", ... as your adapter learns them
+		"name":     "my-crescent", // your game's name and version
+		"version":  "0.0.1",
+		"language": "go",
+		"profiles": []string{"app"}, // the rule profiles your game plays (spec/profiles.yaml)
+		// What the adapter offers and observes; add "undo", "tap", "reasons", ... as it learns them, and
+		// declare only what it really reports:
+		// - "move-count", "reshuffle-count": State reports the game's own counters (drop one your game
+		//   lacks); Status is always "playing" here, so "lost" is not declared;
+		// - "state-on-demand": a request's "state" names the fields wanted (withState below);
+		// - "batch": several requests in one line (answerBatch below). Both only make a run cheaper.
+		"capabilities": []string{"move-count", "reshuffle-count", "state-on-demand", "batch"},
 	},
 }
 
-// request is one line from the runner; Seq is echoed back as it came.
+// request is one request from the runner; Seq is echoed back as it came. State is nil when the
+// request has no "state" (the whole state is wanted), else the fields wanted (state on demand).
 type request struct {
 	Cmd      string          `json:"cmd"`
 	Seq      json.RawMessage `json:"seq"`
 	Profile  string          `json:"profile"`
 	Position *string         `json:"position"`
 	Action   string          `json:"action"`
+	State    *[]string       `json:"state"`
+	Requests json.RawMessage `json:"requests"`
 }
 
-// handle is the reply to one request (not start or stop).
-func handle(engine *YourEngine, req request) map[string]any {
-	seq := req.Seq
-	if seq == nil {
-		seq = json.RawMessage("null")
+// readRequest reads one request; the second value is the "errored" answer when it cannot be read
+// (then Seq is null unless the line is an object whose seq was read).
+func readRequest(data []byte) (request, map[string]any) {
+	req := request{}
+	err := json.Unmarshal(data, &req)
+	if req.Seq == nil {
+		req.Seq = json.RawMessage("null")
 	}
+	var wrongType *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return req, nil
+	case errors.As(err, &wrongType) && wrongType.Field != "":
+		return req, map[string]any{"message": fmt.Sprintf("field %s: expected %s", wrongType.Field, wrongType.Type)}
+	default:
+		return req, map[string]any{"message": "not a JSON request object: " + err.Error()}
+	}
+}
+
+// answerBatch answers a batch (spec/protocol.md, Batches): each request in order, as if it came
+// alone, each answer without seq.
+func answerBatch(engine *YourEngine, raw json.RawMessage) map[string]any {
+	var requests []json.RawMessage
+	if err := json.Unmarshal(raw, &requests); err != nil || requests == nil {
+		return map[string]any{"errored": map[string]any{"message": "batch: requests is not a list"}}
+	}
+	replies := []map[string]any{}
+	for _, one := range requests {
+		if req, fault := readRequest(one); fault != nil {
+			replies = append(replies, map[string]any{"errored": fault})
+		} else {
+			replies = append(replies, answer(engine, req))
+		}
+	}
+	return map[string]any{"result": map[string]any{"replies": replies}}
+}
+
+// answer is the answer to one request: exactly one of "result", "skipped" or "errored" (no seq).
+func answer(engine *YourEngine, req request) map[string]any {
 	var result any
 	var err error
 	switch req.Cmd {
@@ -206,7 +247,9 @@ func handle(engine *YourEngine, req request) map[string]any {
 		if req.Position == nil {
 			err = NotImplementedYet{"new_game from a game code: not implemented yet"}
 		} else if err = engine.NewGame(req.Profile, *req.Position); err == nil {
-			result = map[string]any{"state": engine.State()}
+			result = struct {
+				State any `json:"state,omitempty"`
+			}{stateFor(engine, req.State)}
 		}
 	case "act":
 		var outcome Outcome
@@ -216,8 +259,8 @@ func handle(engine *YourEngine, req request) map[string]any {
 			}
 			result = struct {
 				Outcome
-				State State `json:"state"`
-			}{outcome, engine.State()}
+				State any `json:"state,omitempty"`
+			}{outcome, stateFor(engine, req.State)}
 		}
 	default:
 		err = fmt.Errorf("unknown command %q", req.Cmd)
@@ -226,14 +269,35 @@ func handle(engine *YourEngine, req request) map[string]any {
 	var unreadable Unreadable
 	switch {
 	case err == nil:
-		return map[string]any{"seq": seq, "result": result}
+		return map[string]any{"result": result}
 	case errors.As(err, &skipped):
-		return map[string]any{"seq": seq, "skipped": map[string]any{"message": err.Error()}}
+		return map[string]any{"skipped": map[string]any{"message": err.Error()}}
 	case errors.As(err, &unreadable):
-		return map[string]any{"seq": seq, "errored": map[string]any{"message": err.Error(), "refused": req.Cmd == "new_game"}}
+		return map[string]any{"errored": map[string]any{"message": err.Error(), "refused": req.Cmd == "new_game"}}
 	default:
-		return map[string]any{"seq": seq, "errored": map[string]any{"message": err.Error()}}
+		return map[string]any{"errored": map[string]any{"message": err.Error()}}
 	}
+}
+
+// stateFor is the state a request asks for (state on demand): wanted nil, the whole state; a list
+// of fields, only those; an empty list, none (nil, and the reply leaves "state" out).
+func stateFor(engine *YourEngine, wanted *[]string) any {
+	if wanted == nil {
+		return engine.State()
+	}
+	if len(*wanted) == 0 {
+		return nil
+	}
+	whole, _ := json.Marshal(engine.State()) // a State always marshals
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal(whole, &fields)
+	part := map[string]json.RawMessage{}
+	for _, name := range *wanted {
+		if value, found := fields[name]; found {
+			part[name] = value
+		}
+	}
+	return part
 }
 
 // main answers requests on stdin until stop: one JSON line each on stdout (os.Stdout is not buffered).
@@ -245,16 +309,20 @@ func main() {
 		if strings.TrimSpace(lines.Text()) == "" {
 			continue
 		}
-		var req request
-		var reply any
-		if err := json.Unmarshal(lines.Bytes(), &req); err != nil {
-			reply = map[string]any{"seq": nil, "errored": map[string]any{"message": "not a JSON request: " + err.Error()}}
-		} else if req.Cmd == "stop" {
+		var reply map[string]any
+		switch req, fault := readRequest(lines.Bytes()); {
+		case fault != nil:
+			reply = map[string]any{"seq": req.Seq, "errored": fault}
+		case req.Cmd == "stop":
 			return
-		} else if req.Cmd == "start" {
+		case req.Cmd == "start":
 			reply = hello
-		} else {
-			reply = handle(engine, req)
+		case req.Cmd == "batch":
+			reply = answerBatch(engine, req.Requests)
+			reply["seq"] = req.Seq
+		default:
+			reply = answer(engine, req)
+			reply["seq"] = req.Seq
 		}
 		line, err := json.Marshal(reply)
 		if err != nil {

@@ -3,10 +3,11 @@
 
     crescent-conformance smoke --cmd "python3 docs/skeletons/skeleton_adapter.py"
 
-It speaks the whole protocol loop: the handshake, new_game, act, stop; one JSON line a reply on
-stdout, everything else on stderr. The rules live in ``YourEngine`` below: as shipped it can only
-load a position and report it, and answers every action with ``skipped`` ("not implemented yet"),
-so the kit runs what it can (the scenarios that check a starting position) and skips the rest.
+It speaks the whole protocol loop of version 3: the handshake, new_game, act, stop, the state on
+demand and batches; one JSON line a reply on stdout, everything else on stderr. The rules live in
+``YourEngine`` below: as shipped it can only load a position and report it, and answers every action
+with ``skipped`` ("not implemented yet"), so the kit runs what it can (the scenarios that check a
+starting position) and skips the rest.
 Replace its methods with calls into your game. It needs nothing but the Python standard library.
 """
 
@@ -86,46 +87,89 @@ def read_position(text: str) -> dict[str, Any]:
 
 
 HELLO = {
-    "version": 2,  # protocol version 2: declare only the parts of a reply your game observes (spec/protocol.md)
+    "version": 3,  # protocol version 3 (spec/protocol.md, Versions)
     "implementation": {
         "name": "my-crescent",  # your game's name and version
         "version": "0.0.1",
         "language": "python",
         "profiles": ["app"],  # the rule profiles your game plays (spec/profiles.yaml)
-        # add "undo", "tap", ... as your adapter learns them (spec/protocol.md); "state-on-demand": the
-        # runner names the state fields it needs in each request (with_state below honours it)
-        "capabilities": ["state-on-demand"],
+        # What the adapter offers and observes (spec/protocol.md, Capabilities); add "undo", "tap", "reasons",
+        # ... as it learns them, and declare only what it really reports:
+        # - "move-count", "reshuffle-count": state() reports the game's own counters (drop one your game lacks);
+        #   status is always "playing" here, so "lost" is not declared;
+        # - "state-on-demand": a request's "state" names the fields wanted (with_state below);
+        # - "batch": several requests in one line (reply_to below). Both only make a run cheaper.
+        "capabilities": ["move-count", "reshuffle-count", "state-on-demand", "batch"],
     },
 }
 
 
-def handle(engine: YourEngine, request: dict[str, Any]) -> dict[str, Any]:
-    """The reply to one request (not ``start`` or ``stop``)."""
-    seq, cmd = request.get("seq"), request.get("cmd")
+class Malformed(Exception):
+    """A request the adapter cannot read (a field missing or of the wrong type): ``errored``, nothing changed."""
+
+
+def reply_to(engine: YourEngine, request: dict[str, Any]) -> dict[str, Any]:
+    """The reply to one request line (not ``start`` or ``stop``): ``seq`` echoed, then the answer."""
+    if request.get("cmd") == "batch":
+        return {"seq": request.get("seq"), **answer_batch(engine, request.get("requests"))}
+    return {"seq": request.get("seq"), **answer(engine, request)}
+
+
+def answer_batch(engine: YourEngine, requests: Any) -> dict[str, Any]:
+    """A batch (spec/protocol.md, Batches): each request answered in order as if it came alone, without seq."""
+    if not isinstance(requests, list):
+        return {"errored": {"message": f"batch: requests is not a list: {requests!r}"}}
+    not_object = {"errored": {"message": "batch: a request that is not an object"}}
+    return {"result": {"replies": [answer(engine, r) if isinstance(r, dict) else not_object for r in requests]}}
+
+
+def answer(engine: YourEngine, request: dict[str, Any]) -> dict[str, Any]:
+    """The answer to one request: exactly one of ``result``, ``skipped`` or ``errored``."""
+    cmd = request.get("cmd")
     try:
         if cmd == "new_game":
+            wanted = wanted_fields(request)
             if "position" not in request:
                 raise NotImplementedYet("new_game from a game code: not implemented yet")
             engine.new_game(request["profile"], request["position"])
-            return {"seq": seq, "result": with_state({}, engine, request)}
+            return {"result": with_state({}, engine, wanted)}
         if cmd == "act":
-            outcome = engine.act(request["action"])
-            return {"seq": seq, "result": with_state(outcome, engine, request)}
-        return {"seq": seq, "errored": {"message": f"unknown command {cmd!r}"}}
+            wanted = wanted_fields(request)
+            return {"result": with_state(engine.act(request["action"]), engine, wanted)}
+        return {"errored": {"message": f"unknown command {cmd!r}"}}
     except NotImplementedYet as err:
-        return {"seq": seq, "skipped": {"message": str(err)}}
+        return {"skipped": {"message": str(err)}}
+    except Malformed as err:
+        return {"errored": {"message": str(err)}}
     except (KeyError, ValueError) as err:  # a position or request the engine cannot read
-        return {"seq": seq, "errored": {"message": f"{type(err).__name__}: {err}", "refused": cmd == "new_game"}}
+        return {"errored": {"message": f"{type(err).__name__}: {err}", "refused": cmd == "new_game"}}
 
 
-def with_state(result: dict[str, Any], engine: YourEngine, request: dict[str, Any]) -> dict[str, Any]:
-    """``result`` with the state the request asks for (state on demand, spec/protocol.md): no ``state``
-    field, the whole state; a list of field names, only those; ``[]``, none."""
-    wanted = request.get("state")
+def wanted_fields(request: dict[str, Any]) -> list[str] | None:
+    """The state fields a request asks for (state on demand): None when it has no ``state`` (the whole state)."""
+    if "state" not in request:
+        return None
+    wanted = request["state"]
+    if not isinstance(wanted, list) or not all(isinstance(name, str) for name in wanted):
+        raise Malformed(f"state: expected a list of state fields, got {wanted!r}")
+    return wanted
+
+
+def with_state(result: dict[str, Any], engine: YourEngine, wanted: list[str] | None) -> dict[str, Any]:
+    """``result`` with the state asked for: None, the whole state; a list of fields, only those; ``[]``, none."""
     if wanted == []:
         return result
     state = engine.state()
     return {**result, "state": state if wanted is None else {k: v for k, v in state.items() if k in wanted}}
+
+
+def read_request(line: str) -> dict[str, Any] | str:
+    """The request object of a line, or why it cannot be read."""
+    try:
+        request = json.loads(line)
+    except ValueError as err:
+        return f"not a JSON request: {err}"
+    return request if isinstance(request, dict) else "not a JSON object"
 
 
 def main() -> int:
@@ -134,10 +178,13 @@ def main() -> int:
     for line in sys.stdin:
         if not line.strip():
             continue
-        request = json.loads(line)
-        if request.get("cmd") == "stop":
+        request = read_request(line)
+        if isinstance(request, str):  # not JSON, or not an object: answered with seq null
+            reply: dict[str, Any] = {"seq": None, "errored": {"message": request}}
+        elif request.get("cmd") == "stop":
             break
-        reply = HELLO if request.get("cmd") == "start" else handle(engine, request)
+        else:
+            reply = HELLO if request.get("cmd") == "start" else reply_to(engine, request)
         sys.stdout.write(json.dumps(reply, ensure_ascii=False) + "\n")
         sys.stdout.flush()
     return 0
