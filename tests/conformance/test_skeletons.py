@@ -74,7 +74,8 @@ def command_for(language: str, out: Path) -> str:
     return " ".join(run_words)
 
 
-DECLARED = frozenset({"move-count", "reshuffle-count", STATE_ON_DEMAND, BATCH})
+OFFERED = ["move-count", "reshuffle-count", STATE_ON_DEMAND, BATCH]  # as every skeleton's handshake lists them
+DECLARED = frozenset(OFFERED)
 # the state fields a skeleton reports (no undo, no selection: it declares neither)
 REPORTED = frozenset({"piles", "hidden", "foundations", "held", "reshuffles", "moves", "status", "foundation_cards"})
 REPLY_SCHEMA = {"new_game": "new-game-reply", "act": "act-reply", "batch": "batch-reply"}
@@ -82,9 +83,10 @@ REPLY_SCHEMA = {"new_game": "new-game-reply", "act": "act-reply", "batch": "batc
 
 def hello(language: str) -> dict[str, Any]:
     """The handshake reply every skeleton sends, as spec/protocol.md writes it for version 3."""
-    capabilities = ["move-count", "reshuffle-count", "state-on-demand", "batch"]
     who = {"name": "my-crescent", "version": "0.0.1", "language": language, "profiles": ["app"]}
-    return {"version": 3, "implementation": {**who, "capabilities": capabilities}}
+    return {"version": 3, "implementation": {**who, "capabilities": OFFERED}}
+
+
 LANGUAGES = [
     language_param("python", ()),
     language_param("javascript", ("node",)),
@@ -168,18 +170,18 @@ def test_the_runner_asks_a_skeleton_only_for_the_state_a_step_checks(
     assert sent[0] == {"cmd": "start", "version": 3} and replied[0] == hello(language)
     assert any(request.get("cmd") == "batch" for request in sent)  # batch declared: a scenario's requests in one
     assert schema_problems(sent, replied) == []
-    seen = {}
+    kinds = set()
     for request, reply in exchanges(sent, replied):
         if "result" in reply:
             kind, fields = state_asked_and_sent(request, reply)
-            seen[kind] = fields
+            kinds.add(kind)
             if kind == "whole":
                 assert fields == REPORTED, request
             elif kind == "none":
                 assert fields is None, (request, reply)  # the state left out
-            else:
-                assert fields == frozenset(request["state"]) & REPORTED, (request, reply)  # only what was asked
-    assert set(seen) == {"whole", "none", "some"}
+            else:  # more would be allowed, but a skeleton sends exactly what was asked (of what it reports)
+                assert fields == frozenset(request["state"]) & REPORTED, (request, reply)
+    assert kinds == {"whole", "none", "some"}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -190,9 +192,9 @@ def test_a_skeleton_passes_the_protocol_validation_run(language: str, build_dir:
     command = command_for(language, build_dir)
     conformance_main(["run", "--validate-protocol", "--profile", "app", "--cmd", command, "--report", str(report)])
     results = json.loads(report.read_text("utf-8"))["results"]
-    verdicts = {r["verdict"] for r in results}
     errored = [f"{r['id']}[{r['profile']}]: {r['detail']}" for r in results if r["verdict"] == "errored"]
-    assert errored == [] and "passed" in verdicts and "skipped" in verdicts
+    assert errored == []
+    assert {"layout-005", "worked-example-002"} <= {r["id"] for r in results if r["verdict"] == "passed"}
 
 
 def test_smoke_on_a_skeleton_reports_and_says_what_next(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,10 +14,10 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO
 
 
-def copy_lines(source: BinaryIO, sink: BinaryIO, log: Path) -> None:
+def copy_lines(source: IO[bytes], sink: IO[bytes], log: Path) -> None:
     """Copy ``source`` to ``sink`` line by line, each line appended to ``log`` first; close ``sink`` at the end."""
     with log.open("ab", buffering=0) as kept, contextlib.suppress(BrokenPipeError):  # the other side has gone
         for line in iter(source.readline, b""):
