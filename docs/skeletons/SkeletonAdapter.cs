@@ -4,9 +4,10 @@
 //     crescent-conformance smoke --cmd "mono skeleton-adapter.exe"
 //
 // It speaks the whole protocol loop of version 3: the handshake, new_game, act, stop, the state on
-// demand and batches; one JSON line a reply on stdout, everything else on stderr. The rules live in YourEngine below: as shipped it can only
-// load a position and report it, and answers every action with "skipped" ("not implemented yet"),
-// so the kit runs what it can (the scenarios that check a starting position) and skips the rest.
+// demand and batches; one JSON line a reply on stdout, everything else on stderr. The rules live in
+// YourEngine below: as shipped it can only load a position and report it, and answers every action
+// with "skipped" ("not implemented yet"), so the kit runs what it can (the scenarios that check a
+// starting position) and skips the rest.
 // Replace its methods with calls into your game. C# 7 (Mono's mcs or .NET), no packages: the
 // protocol's JSON is small enough for the reader and writer at the end of this file (use
 // System.Text.Json instead on .NET if you like).
@@ -30,7 +31,7 @@ public sealed class Unreadable : Exception
     public Unreadable(string message) : base(message) { }
 }
 
-/// <summary>A request field of the wrong type (a "state" that is no list of names): "errored", nothing changed.</summary>
+/// <summary>A request field of the wrong type (a "state" that is no list of names): "errored".</summary>
 public sealed class Malformed : Exception
 {
     public Malformed(string message) : base(message) { }
@@ -169,7 +170,7 @@ public static class SkeletonAdapter
         return new Dictionary<string, object> { { "version", 3 }, { "implementation", implementation } };
     }
 
-    /// <summary>The reply to one request line (not start or stop): the seq echoed as it came, then the answer.</summary>
+    /// <summary>The reply to one request line (not start or stop): the seq as it came, then the answer.</summary>
     static Dictionary<string, object> ReplyTo(YourEngine engine, Dictionary<string, object> request)
     {
         object seq, cmd, requests;
@@ -182,7 +183,8 @@ public static class SkeletonAdapter
         return reply;
     }
 
-    /// <summary>A batch (spec/protocol.md, Batches): each request answered in order as if it came alone, without seq.</summary>
+    /// <summary>A batch (spec/protocol.md, Batches): each request answered in order as if it came
+    /// alone, without seq.</summary>
     static Dictionary<string, object> AnswerBatch(YourEngine engine, object requests)
     {
         var list = requests as List<object>;
@@ -190,7 +192,7 @@ public static class SkeletonAdapter
         var replies = list.Select(one => one is Dictionary<string, object>
             ? Answer(engine, (Dictionary<string, object>)one)
             : Errored("batch: a request that is not an object"));
-        return new Dictionary<string, object> { { "result", new Dictionary<string, object> { { "replies", replies.Cast<object>().ToList() } } } };
+        return Result(new Dictionary<string, object> { { "replies", replies.Cast<object>().ToList() } });
     }
 
     /// <summary>The answer to one request: exactly one of result, skipped or errored.</summary>
@@ -220,7 +222,8 @@ public static class SkeletonAdapter
         }
         catch (NotImplementedYet e)
         {
-            return new Dictionary<string, object> { { "skipped", new Dictionary<string, object> { { "message", e.Message } } } };
+            var skipped = new Dictionary<string, object> { { "message", e.Message } };
+            return new Dictionary<string, object> { { "skipped", skipped } };
         }
         catch (Malformed e)
         {
@@ -228,7 +231,10 @@ public static class SkeletonAdapter
         }
         catch (Unreadable e)
         {
-            var errored = new Dictionary<string, object> { { "message", e.Message }, { "refused", "new_game".Equals(cmd) } };
+            var errored = new Dictionary<string, object>
+            {
+                { "message", e.Message }, { "refused", "new_game".Equals(cmd) },
+            };
             return new Dictionary<string, object> { { "errored", errored } };
         }
         catch (Exception e)
@@ -238,7 +244,8 @@ public static class SkeletonAdapter
         }
     }
 
-    /// <summary>The state fields a request asks for (state on demand): null when it has no "state" (the whole state).</summary>
+    /// <summary>The state fields a request asks for (state on demand): null when it has no "state"
+    /// (the whole state is wanted).</summary>
     static List<object> WantedFields(Dictionary<string, object> request)
     {
         object wanted;
@@ -249,12 +256,15 @@ public static class SkeletonAdapter
         return list;
     }
 
-    /// <summary>result with the state asked for: wanted null, the whole state; a list of fields, only those; [], none.</summary>
-    static Dictionary<string, object> WithState(Dictionary<string, object> result, YourEngine engine, List<object> wanted)
+    /// <summary>result with the state asked for: wanted null, the whole state; a list of fields, only
+    /// those; an empty list, none.</summary>
+    static Dictionary<string, object> WithState(
+        Dictionary<string, object> result, YourEngine engine, List<object> wanted)
     {
         if (wanted != null && wanted.Count == 0) return result;
         var state = engine.State();
-        result["state"] = wanted == null ? state : state.Where(f => wanted.Contains(f.Key)).ToDictionary(f => f.Key, f => f.Value);
+        if (wanted != null) state = state.Where(f => wanted.Contains(f.Key)).ToDictionary(f => f.Key, f => f.Value);
+        result["state"] = state;
         return result;
     }
 
@@ -265,7 +275,8 @@ public static class SkeletonAdapter
 
     static Dictionary<string, object> Errored(string message)
     {
-        return new Dictionary<string, object> { { "errored", new Dictionary<string, object> { { "message", message } } } };
+        var errored = new Dictionary<string, object> { { "message", message } };
+        return new Dictionary<string, object> { { "errored", errored } };
     }
 
     /// <summary>Answer requests on stdin until stop: one JSON line each on stdout, flushed.</summary>

@@ -3,9 +3,10 @@
 //     crescent-conformance smoke --cmd "java docs/skeletons/SkeletonAdapter.java"
 //
 // It speaks the whole protocol loop of version 3: the handshake, new_game, act, stop, the state on
-// demand and batches; one JSON line a reply on stdout, everything else on stderr. The rules live in YourEngine below: as shipped it can only
-// load a position and report it, and answers every action with "skipped" ("not implemented yet"),
-// so the kit runs what it can (the scenarios that check a starting position) and skips the rest.
+// demand and batches; one JSON line a reply on stdout, everything else on stderr. The rules live in
+// YourEngine below: as shipped it can only load a position and report it, and answers every action
+// with "skipped" ("not implemented yet"), so the kit runs what it can (the scenarios that check a
+// starting position) and skips the rest.
 // Replace its methods with calls into your game. Java 17 or later, no libraries: the protocol's
 // JSON is small enough for the reader and writer at the end of this file (use your own library if
 // the game has one). `java File.java` compiles and runs in one step; compile it once (javac) to
@@ -171,7 +172,9 @@ public final class SkeletonAdapter {
 
     /** A batch (spec/protocol.md, Batches): each request answered in order as if it came alone, without seq. */
     static Map<String, Object> answerBatch(YourEngine engine, Object requests) {
-        if (!(requests instanceof List<?> list)) return Map.of("errored", Map.of("message", "batch: requests is not a list"));
+        if (!(requests instanceof List<?> list)) {
+            return Map.of("errored", Map.of("message", "batch: requests is not a list"));
+        }
         List<Object> replies = new ArrayList<>();
         for (Object one : list) {
             replies.add(one instanceof Map<?, ?> request

@@ -4,9 +4,10 @@
 //     crescent-conformance smoke --cmd "node docs/skeletons/skeleton-adapter.js"
 //
 // It speaks the whole protocol loop of version 3: the handshake, new_game, act, stop, the state on
-// demand and batches; one JSON line a reply on stdout, everything else on stderr. The rules live in `YourEngine` below: as shipped it can only
-// load a position and report it, and answers every action with `skipped` ("not implemented yet"),
-// so the kit runs what it can (the scenarios that check a starting position) and skips the rest.
+// demand and batches; one JSON line a reply on stdout, everything else on stderr. The rules live in
+// `YourEngine` below: as shipped it can only load a position and report it, and answers every action
+// with `skipped` ("not implemented yet"), so the kit runs what it can (the scenarios that check a
+// starting position) and skips the rest.
 // Replace its methods with calls into your game. Plain Node.js (18 or later), no packages.
 
 import { createInterface } from 'node:readline';
@@ -96,7 +97,7 @@ const HELLO = {
     // - 'move-count', 'reshuffle-count': state() reports the game's own counters (drop one your game lacks);
     //   status is always 'playing' here, so 'lost' is not declared;
     // - 'state-on-demand': a request's `state` names the fields wanted (withState below);
-    // - 'batch': several requests in one line (replyTo below). Both only make a run cheaper.
+    // - 'batch': several requests in one line (answerBatch below). Both only make a run cheaper.
     capabilities: ['move-count', 'reshuffle-count', 'state-on-demand', 'batch'],
   },
 };
@@ -106,12 +107,15 @@ class Malformed extends Error {}
 
 /** The reply to one request line (not start or stop): `seq` echoed, then the answer. */
 function replyTo(engine, req) {
-  return { seq: req.seq ?? null, ...(req.cmd === 'batch' ? answerBatch(engine, req.requests) : answer(engine, req)) };
+  const answered = req.cmd === 'batch' ? answerBatch(engine, req.requests) : answer(engine, req);
+  return { seq: req.seq ?? null, ...answered };
 }
 
 /** A batch (spec/protocol.md, Batches): each request answered in order as if it came alone, without seq. */
 function answerBatch(engine, requests) {
-  if (!Array.isArray(requests)) return { errored: { message: `batch: requests is not a list: ${JSON.stringify(requests)}` } };
+  if (!Array.isArray(requests)) {
+    return { errored: { message: `batch: requests is not a list: ${JSON.stringify(requests)}` } };
+  }
   const notObject = { errored: { message: 'batch: a request that is not an object' } };
   return { result: { replies: requests.map((r) => (isObject(r) ? answer(engine, r) : notObject)) } };
 }
@@ -121,7 +125,9 @@ function answer(engine, req) {
   try {
     if (req.cmd === 'new_game') {
       const wanted = wantedFields(req);
-      if (typeof req.position !== 'string') throw new NotImplementedYet('new_game from a game code: not implemented yet');
+      if (typeof req.position !== 'string') {
+        throw new NotImplementedYet('new_game from a game code: not implemented yet');
+      }
       engine.newGame(req.profile, req.position);
       return { result: withState({}, engine, wanted) };
     }
@@ -152,7 +158,8 @@ function wantedFields(req) {
 function withState(result, engine, wanted) {
   if (wanted !== null && wanted.length === 0) return result;
   const state = engine.state();
-  return { ...result, state: wanted ? Object.fromEntries(Object.entries(state).filter(([k]) => wanted.includes(k))) : state };
+  if (wanted === null) return { ...result, state };
+  return { ...result, state: Object.fromEntries(Object.entries(state).filter(([k]) => wanted.includes(k))) };
 }
 
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -3,9 +3,10 @@
 //	crescent-conformance smoke --cmd "go run docs/skeletons/skeleton_adapter.go"
 //
 // It speaks the whole protocol loop of version 3: the handshake, new_game, act, stop, the state on
-// demand and batches; one JSON line a reply on stdout, everything else on stderr. The rules live in YourEngine below: as shipped it can only
-// load a position and report it, and answers every action with "skipped" ("not implemented yet"),
-// so the kit runs what it can (the scenarios that check a starting position) and skips the rest.
+// demand and batches; one JSON line a reply on stdout, everything else on stderr. The rules live in
+// YourEngine below: as shipped it can only load a position and report it, and answers every action
+// with "skipped" ("not implemented yet"), so the kit runs what it can (the scenarios that check a
+// starting position) and skips the rest.
 // Replace its methods with calls into your game. Go 1.19 or later, standard library only; build it
 // once (go build -o my-adapter skeleton_adapter.go) to start faster than go run.
 package main
@@ -183,7 +184,7 @@ var hello = map[string]any{
 		// declare only what it really reports:
 		// - "move-count", "reshuffle-count": State reports the game's own counters (drop one your game
 		//   lacks); Status is always "playing" here, so "lost" is not declared;
-		// - "state-on-demand": a request's "state" names the fields wanted (withState below);
+		// - "state-on-demand": a request's "state" names the fields wanted (stateFor below);
 		// - "batch": several requests in one line (answerBatch below). Both only make a run cheaper.
 		"capabilities": []string{"move-count", "reshuffle-count", "state-on-demand", "batch"},
 	},

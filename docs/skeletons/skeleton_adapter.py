@@ -98,7 +98,7 @@ HELLO = {
         # - "move-count", "reshuffle-count": state() reports the game's own counters (drop one your game lacks);
         #   status is always "playing" here, so "lost" is not declared;
         # - "state-on-demand": a request's "state" names the fields wanted (with_state below);
-        # - "batch": several requests in one line (reply_to below). Both only make a run cheaper.
+        # - "batch": several requests in one line (answer_batch below). Both only make a run cheaper.
         "capabilities": ["move-count", "reshuffle-count", "state-on-demand", "batch"],
     },
 }
