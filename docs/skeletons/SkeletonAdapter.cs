@@ -189,10 +189,13 @@ public static class SkeletonAdapter
     {
         var list = requests as List<object>;
         if (list == null) return Errored("batch: requests is not a list");
-        var replies = list.Select(one => one is Dictionary<string, object>
-            ? Answer(engine, (Dictionary<string, object>)one)
-            : Errored("batch: a request that is not an object"));
-        return Result(new Dictionary<string, object> { { "replies", replies.Cast<object>().ToList() } });
+        var replies = new List<object>();
+        foreach (object one in list)
+        {
+            var request = one as Dictionary<string, object>;
+            replies.Add(request != null ? Answer(engine, request) : Errored("batch: a request that is not an object"));
+        }
+        return Result(new Dictionary<string, object> { { "replies", replies } });
     }
 
     /// <summary>The answer to one request: exactly one of result, skipped or errored.</summary>
