@@ -146,6 +146,14 @@ def schema_problems(sent: list[dict[str, Any]], replied: list[dict[str, Any]]) -
     return [problem for problem in problems if problem]
 
 
+def test_the_schema_takes_part_of_a_state_and_still_types_each_field() -> None:
+    asked = {"seq": 7, "result": {"accepted": True, "reason": None, "state": {"status": "playing", "moves": 1}}}
+    assert schema_problem("act-reply", asked) is None  # spec/protocol.md's own example
+    assert schema_problem("new-game-reply", {"seq": 1, "result": {}}) is None  # "state": [] asked for none
+    for wrong in ({"moves": -1}, {"status": "over"}, {"piles": [["Z♠"]]}, {"score": 3}):
+        assert schema_problem("act-reply", {"seq": 7, "result": {"accepted": True, "state": wrong}}), wrong
+
+
 def state_asked_and_sent(request: dict[str, Any], reply: dict[str, Any]) -> tuple[str, frozenset[str] | None]:
     """What the runner asked for ('whole', 'none' or 'some') and the state fields the reply held (None: none)."""
     asked = request.get("state")
