@@ -110,11 +110,13 @@ def name(core: Core | None) -> str:
     return PYTHON if core is None else COMPILED
 
 
-def order_params(order: Order) -> tuple[int, int, int, int] | None:
-    """What the compiled core reads of an order: a Promise's weights, or None for ``depth_first``
-    (TypeError for another order: the compiled core does not score it)."""
+def order_params(order: Order) -> tuple[int, ...] | None:
+    """What the compiled core reads of an order: a Promise's weights (and its seed and spread when
+    it has a spread: ``orders.noise``), or None for ``depth_first`` (TypeError for another order:
+    the compiled core does not score it)."""
     if isinstance(order, Promise):
-        return order.home, order.kept, order.buried, order.tangled
+        weights = order.home, order.kept, order.buried, order.tangled
+        return (*weights, order.seed, order.spread) if order.spread else weights
     if order is depth_first:
         return None
     raise TypeError(f"the compiled core scores Promise orders and depth_first, not {order!r}")

@@ -11,8 +11,9 @@ grows after each round (``slices``), the way SAT solvers restart to escape an un
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from crescent_ref.cards import ACE, KING
 from crescent_ref.position import Position
@@ -23,12 +24,20 @@ DEEP = 20  # a card not in the piles counts as this deep
 @dataclass(frozen=True, slots=True)
 class Promise:
     """Larger is expanded sooner: ``home`` per card on the foundations, ``kept`` per reshuffle
-    left, minus ``buried`` per card above each card a foundation takes next (its shallowest copy)."""
+    left, minus ``buried`` per card above each card a foundation takes next (its shallowest copy),
+    minus ``tangled`` per tangle; with a ``spread``, plus a tie-break from the position's key and
+    ``seed`` (``noise``), so that searches with other seeds take other paths."""
 
     home: int = 8
     kept: int = 48
     buried: int = 1
     tangled: int = 0
+    seed: int = 0
+    spread: int = 0
+
+    def __post_init__(self) -> None:
+        if self.spread < 0 or not 0 <= self.seed < 2**32:
+            raise ValueError(f"{self!r}: seed is 0..2**32-1 and spread at least 0")
 
     def __call__(self, pos: Position) -> int:
         buried, tangled = features(pos)
@@ -36,7 +45,17 @@ class Promise:
                 - self.tangled * tangled)
 
     def __str__(self) -> str:
-        return f"promise({self.home},{self.kept},{self.buried},{self.tangled})"
+        tie = f",seed {self.seed},spread {self.spread}" if self.spread else ""
+        return f"promise({self.home},{self.kept},{self.buried},{self.tangled}{tie})"
+
+
+def noise(order: Callable[[Position], int], pos_key: bytes) -> int:
+    """A queued position's tie-break, added to ``order``'s score: ``zlib.crc32(key, seed) % spread``
+    for a Promise with a spread, else 0. It depends on the key alone, so both loops (and the
+    compiled core, csrc/steps.c) queue alike; it only reorders positions, so every answer stays exact."""
+    if not isinstance(order, Promise) or not order.spread:
+        return 0
+    return zlib.crc32(pos_key, order.seed) % order.spread
 
 
 def burial(pos: Position) -> int:
@@ -159,13 +178,18 @@ PORTFOLIO: tuple[Promise, ...] = (
     Promise(8, 48, 2, 4), Promise(8, 40, 1, 4), Promise(16, 48, 1, 4), Promise(8, 24, 1, 0),
 )
 FIRST_SLICE = 8_000  # nodes for each order in the first round; doubled each round
+SPREAD = 0  # the tie-break's range from the second round on (0: every round repeats the same searches)
 
 
-def slices(orders: tuple[Order, ...], first: int = FIRST_SLICE) -> Iterator[tuple[Order, int]]:
+def slices(orders: tuple[Order, ...], first: int = FIRST_SLICE, spread: int = 0) -> Iterator[tuple[Order, int]]:
     """The restarts, endless: each order of ``orders`` for ``first`` nodes, then each for twice as
-    many, and so on (the caller's budget ends it)."""
-    size = first
+    many, and so on (the caller's budget ends it). With a ``spread``, round ``r`` (from 0) gives each
+    Promise from the second round on the tie-break of seed ``r`` (``noise``), so a restart is not the
+    previous search of its order again with more nodes; the first round stays as it was."""
+    size, rounds = first, 0
     while True:
         for order in orders:
+            if spread and rounds and isinstance(order, Promise):
+                order = replace(order, seed=rounds, spread=spread)
             yield order, size
-        size *= 2
+        size, rounds = size * 2, rounds + 1

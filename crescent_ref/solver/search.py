@@ -37,7 +37,7 @@ from crescent_ref.profiles import Profile
 from crescent_ref.solver import fast, last, suits, two, unforced, waits
 from crescent_ref.solver.canon import after, key, steps
 from crescent_ref.solver.dead import dead, explain
-from crescent_ref.solver.orders import PORTFOLIO, Order, depth_first, slices
+from crescent_ref.solver.orders import FIRST_SLICE, PORTFOLIO, SPREAD, Order, depth_first, noise, slices
 from crescent_ref.solver.safe import safe_move
 
 Verdict = Literal["winnable", "not winnable", "unknown"]
@@ -46,7 +46,7 @@ CHECK_EVERY = 64  # expansions between looks at the clock
 SUIT_NODES = 3_000  # the budget of one suit's own search (suits.py)
 LAST_NODES = 3_000  # the budget of one suit's search before its last reshuffle (last.py)
 TWO_NODES = 2_000  # the budget of one suit's search before its last two reshuffles (two.py)
-LAST_FROM = len(PORTFOLIO)  # the searches before it skip last.py: its proofs cost more than an easy win
+LAST_FROM = 1  # rounds of restarts before it skip last.py (the first: its proofs cost more than an easy win)
 TWO_FROM = 1_000_000  # two.py: never in the portfolio (measured: 10 app deals won in 1.5-6 s at 10 s each,
 # 8 won in 33.6 CPU s with it from round two, 10 in 19.5 s without; it pruned nothing on the 8)
 WAITS_MOST = 1  # waits.py on positions with at most this many reshuffles left (-1: never), every profile; with it in
@@ -151,7 +151,8 @@ class Search:
 
     def push(self, pos_key: bytes, pos: Position) -> None:
         """Queue a position; its moves are listed when it is expanded (most queued ones never are)."""
-        heapq.heappush(self.frontier, (-self.order(pos), -next(self.ticks), pos_key, pos))
+        score = self.order(pos) + noise(self.order, pos_key)
+        heapq.heappush(self.frontier, (-score, -next(self.ticks), pos_key, pos))
 
     def loop(self) -> Answer:
         expanded = 0
@@ -333,15 +334,19 @@ class Restarts:
     core: fast.Core | None = None  # the compiled core (fast.py), or None: the Python path
     memo: dict[bytes, str] = field(default_factory=dict)  # one-suit answers hold for every order
     lost: set[bytes] = field(default_factory=set)  # so do positions proved not winnable
+    orders: tuple[Order, ...] = PORTFOLIO  # the schedule of restarts (orders.slices)
+    first: int = FIRST_SLICE
+    spread: int = SPREAD
 
     def run(self, start: Position) -> Answer:
         began, nodes, stored, count = time.process_time(), 0, 0, 0
         answer = Answer("unknown")
-        for order, size in slices(PORTFOLIO):
+        for order, size in slices(self.orders, self.first, self.spread):
             left = Budget(min(size, self.budget.nodes - nodes), self.budget.seconds - (time.process_time() - began),
                           self.budget.stored)
             search = Search(self.profile, left, self.prune, order, tick=self.progress(nodes), memo=self.memo,
-                            lost=self.lost, last=count >= LAST_FROM, two_left=count >= TWO_FROM, core=self.core,
+                            lost=self.lost, last=count >= LAST_FROM * len(self.orders),
+                            two_left=count >= TWO_FROM, core=self.core,
                             waits_most=waits_most(self.profile))
             answer = search.run(start)
             nodes, stored, count = nodes + answer.nodes, max(stored, answer.stored), count + 1

@@ -118,8 +118,8 @@ typedef struct { int n; int len[MAXMOVES]; Act a[MAXMOVES][MAXSTEP]; } Steps;
 /* a canonical key's bytes at most */
 #define KEYMAX (MAXP * NPILES + NPILES + 13)
 
-/* orders.Promise's weights, or flat (orders.depth_first) */
-typedef struct { long home, kept, buried, tangled; int flat; } Promise;
+/* orders.Promise's weights and its tie-break (seed, spread: orders.noise), or flat (orders.depth_first) */
+typedef struct { long home, kept, buried, tangled, seed, spread; int flat; } Promise;
 
 /* waits.py's scratch: the spots of each card, the closed cards, their gates and the events met */
 #define COPIES 8          /* copies of one card on the piles that the rule follows (a double deck: 2) */
@@ -197,6 +197,7 @@ int pile_cmp(const State *s, int a, int b);
 Py_ssize_t key_into(const Core *core, const State *s, unsigned char *out);
 PyObject *key_of(const Core *core, const State *s);
 long score(const State *s, const Promise *p);
+long noise(const Promise *p, const unsigned char *key, size_t n);
 
 /* -- dead.c ------------------------------------------------------------------------------------- */
 int witness(const Core *core, const State *s, int *card);

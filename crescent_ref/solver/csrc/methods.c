@@ -248,7 +248,8 @@ static PyObject *Core_expand(Core *self, PyObject *const *args, Py_ssize_t nargs
         }
         PyObject *neg_tick = PyNumber_Negative(tick);
         Py_DECREF(tick);
-        PyObject *rank = PyLong_FromLong(-score(&c, &p));
+        long tie = noise(&p, (const unsigned char *)PyBytes_AS_STRING(key), (size_t)PyBytes_GET_SIZE(key));
+        PyObject *rank = PyLong_FromLong(-(score(&c, &p) + tie));
         PyObject *entry = (neg_tick && rank) ? untracked(PyTuple_Pack(4, rank, neg_tick, key, child)) : NULL;
         Py_XDECREF(neg_tick); Py_XDECREF(rank); Py_DECREF(key); Py_DECREF(child);
         if (entry == NULL) return NULL;

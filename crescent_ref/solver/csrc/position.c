@@ -162,14 +162,19 @@ PyObject *step_tuple(Core *core, const Act *step, int len) {
 int read_promise(PyObject *order, Promise *p) {
     memset(p, 0, sizeof *p);
     if (order == Py_None) { p->flat = 1; return 0; }
-    if (!PyTuple_Check(order) || PyTuple_GET_SIZE(order) != 4) {
-        PyErr_SetString(PyExc_TypeError, "order: None or (home, kept, buried, tangled)");
+    Py_ssize_t n = PyTuple_Check(order) ? PyTuple_GET_SIZE(order) : 0;
+    if (n != 4 && n != 6) {
+        PyErr_SetString(PyExc_TypeError, "order: None or (home, kept, buried, tangled[, seed, spread])");
         return -1;
     }
-    long *fields[4] = {&p->home, &p->kept, &p->buried, &p->tangled};
-    for (int i = 0; i < 4; i++) {
+    long *fields[6] = {&p->home, &p->kept, &p->buried, &p->tangled, &p->seed, &p->spread};
+    for (Py_ssize_t i = 0; i < n; i++) {
         *fields[i] = PyLong_AsLong(PyTuple_GET_ITEM(order, i));
         if (*fields[i] == -1 && PyErr_Occurred()) return -1;
+    }
+    if (p->spread < 0 || p->seed < 0 || p->seed > 0xffffffffL) {
+        PyErr_SetString(PyExc_ValueError, "order: seed is 0..2**32-1 and spread at least 0");
+        return -1;
     }
     return 0;
 }

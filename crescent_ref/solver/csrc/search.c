@@ -97,13 +97,14 @@ static int grow_node(Core *core, Table *t, uint32_t at, const State *s, const Pl
         unsigned dirty = 0;
         after(core, &c, all->a[k], all->len[k], &dirty);
         int fresh;
-        long child = table_add(t, key, (size_t)key_into(core, &c, key), &fresh);
+        size_t keylen = (size_t)key_into(core, &c, key);
+        long child = table_add(t, key, keylen, &fresh);
         if (child < 0) return -1;
         if (!fresh) continue;
         t->nodes[child].parent = at, t->nodes[child].step = (uint16_t)k;
         if (is_won(&c)) { *won = (uint32_t)child; return 1; }
         if (pack(t, &t->nodes[child], &c) < 0) return -1;
-        Queued q = {score(&c, &plan->p), (*ticks)++, (uint32_t)child};
+        Queued q = {score(&c, &plan->p) + noise(&plan->p, key, keylen), (*ticks)++, (uint32_t)child};
         if (heap_push(t, q) < 0) return -1;
     }
     return 0;
@@ -117,8 +118,9 @@ static int run_search(Core *core, Table *t, const State *start, const Plan *plan
     Steps *all = PyMem_RawMalloc(sizeof *all);
     if (all == NULL) { PyErr_NoMemory(); return -1; }
     int result = -1;
-    if (table_add(t, key, (size_t)key_into(core, start, key), &fresh) < 0 || pack(t, &t->nodes[0], start) < 0) goto done;
-    Queued root = {score(start, &plan->p), ticks++, 0};
+    size_t keylen = (size_t)key_into(core, start, key);
+    if (table_add(t, key, keylen, &fresh) < 0 || pack(t, &t->nodes[0], start) < 0) goto done;
+    Queued root = {score(start, &plan->p) + noise(&plan->p, key, keylen), ticks++, 0};
     if (heap_push(t, root) < 0) goto done;
     while (t->nheap) {
         Queued q = heap_pop(t);

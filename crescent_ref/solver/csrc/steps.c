@@ -150,3 +150,25 @@ long score(const State *s, const Promise *p) {
     for (int i = 0; i < 4; i++) home += s->up[i] + KING + 1 - s->down[i];
     return home * p->home + s->resh * p->kept - p->buried * buried - p->tangled * tangled;
 }
+
+/* orders.noise: a key's tie-break, zlib.crc32(key, seed) % spread (0 without a spread). The CRC-32 is
+ * zlib's (the reflected polynomial 0xEDB88320, the value inverted before and after), its table made once. */
+static uint32_t crc_table[256];
+static int crc_ready;
+
+static void crc_init(void) {
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        crc_table[i] = c;
+    }
+    crc_ready = 1;
+}
+
+long noise(const Promise *p, const unsigned char *key, size_t n) {
+    if (p->flat || p->spread <= 0) return 0;
+    if (!crc_ready) crc_init();
+    uint32_t c = ~(uint32_t)p->seed;
+    for (size_t i = 0; i < n; i++) c = crc_table[(c ^ key[i]) & 0xff] ^ (c >> 8);
+    return (long)((~c) % (uint32_t)p->spread);
+}

@@ -1,0 +1,95 @@
+"""Choosing the restarts by measurement: schedules of the portfolio (orders, first slice, tie-break
+spread) on the deals a win-rate run left unknown, split into a training half and a held-out half.
+
+Every other unknown of each FILE (in the file's order) is a training deal (``--half train``, the
+even places) or a held-out one (``--half held``, the odd places): a schedule is chosen on the first
+and reported on the second, never tuned and reported on the same deals. Each deal is solved once per
+schedule, one after another in this process (paired: the schedules of one deal run back to back),
+within ``--nodes`` nodes (so that the load does not move the answer) or ``--seconds`` CPU seconds.
+Per schedule it prints the deals won, the nodes and the CPU seconds spent; per deal the searches
+that won it.
+
+    python benchmarks/bench_orders.py --from /work/campaign/wr22-app-10s.json.gz --deals 8 --nodes 2000000 \\
+        --schedule now --schedule spread8
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from bench_solver import unknowns
+
+from crescent_ref.game import Game
+from crescent_ref.solver import fast
+from crescent_ref.solver.orders import FIRST_SLICE, PORTFOLIO, Order, Promise
+from crescent_ref.solver.search import Answer, Budget, Restarts
+
+Schedule = tuple[tuple[Order, ...], int, int]  # orders, first slice, spread
+
+SCHEDULES: dict[str, Schedule] = {
+    "now": (PORTFOLIO, FIRST_SLICE, 0),
+    "spread4": (PORTFOLIO, FIRST_SLICE, 4),
+    "spread8": (PORTFOLIO, FIRST_SLICE, 8),
+    "spread16": (PORTFOLIO, FIRST_SLICE, 16),
+    "spread32": (PORTFOLIO, FIRST_SLICE, 32),
+    "four8": (PORTFOLIO[:4], FIRST_SLICE, 8),
+    "big8": (PORTFOLIO, 4 * FIRST_SLICE, 8),
+    "small8": (PORTFOLIO, FIRST_SLICE // 2, 8),
+    "first8": ((Promise(8, 48, 1, 4),), FIRST_SLICE, 8),
+}
+
+
+def half(path: Path, which: str, count: int) -> list[tuple[str, str]]:
+    """The first ``count`` deals of one half of ``path``'s unknowns."""
+    every = unknowns(path, 100_000)
+    return every[0 if which == "train" else 1::2][:count]
+
+
+def solve_with(schedule: Schedule, profile: str, code: str, budget: Budget) -> Answer:
+    game = Game.deal(profile, code)
+    orders, first, spread = schedule
+    restarts = Restarts(game.profile, budget, True, None, fast.core_for(game.profile), orders=orders, first=first,
+                        spread=spread)
+    return restarts.run(game.position)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--from", dest="files", type=Path, action="append", required=True, metavar="FILE")
+    parser.add_argument("--half", choices=("train", "held"), default="train")
+    parser.add_argument("--deals", type=int, default=8, help="deals of each file's half (default 8)")
+    parser.add_argument("--skip", type=int, default=0, help="leave out the first N deals of each half")
+    parser.add_argument("--nodes", type=int, default=2_000_000)
+    parser.add_argument("--seconds", type=float, default=1e9)
+    parser.add_argument("--schedule", action="append", choices=sorted(SCHEDULES), required=True)
+    args = parser.parse_args(argv)
+    deals = [d for path in args.files for d in half(path, args.half, args.skip + args.deals)[args.skip:]]
+    budget = Budget(nodes=args.nodes, seconds=args.seconds)
+    won = dict.fromkeys(args.schedule, 0)
+    nodes = dict.fromkeys(args.schedule, 0)
+    cpu = dict.fromkeys(args.schedule, 0.0)
+    began = time.monotonic()
+    for n, (profile, code) in enumerate(deals, 1):
+        row = []
+        for name in args.schedule:
+            answer = solve_with(SCHEDULES[name], profile, code, budget)
+            won[name] += answer.verdict == "winnable"
+            nodes[name] += answer.nodes
+            cpu[name] += answer.seconds
+            mark = f"won@{answer.searches}" if answer.verdict == "winnable" else answer.verdict
+            row.append(f"{name}={mark} {answer.nodes / 1e6:.2f}M {answer.seconds:.1f}s")
+        print(f"{n:>3} {profile:<14} {code} " + "  ".join(row), flush=True)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    for name in args.schedule:
+        print(f"{name:<10} won {won[name]:>3} of {len(deals)}  {nodes[name] / 1e6:8.1f} M nodes {cpu[name]:7.1f} CPU s")
+    print(f"{args.half} half, {args.nodes:,} nodes / {args.seconds:g} s a deal; {time.monotonic() - began:.0f} s wall; "
+          f"load average {load}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
