@@ -6,6 +6,7 @@ core is visible and can be forced; a failed build leaves the pure-Python kit."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import os
 import random
 import sys
@@ -79,6 +80,24 @@ def test_every_primitive_gives_the_python_answer(profile: str) -> None:
             chosen = search.choices(rules, pos, moves)
             assert [canon.after(rules, pos, s) for s in chosen if s != (RESHUFFLE,)] == [
                 c for s, c in core.children(pos) if s in chosen], pos
+
+
+@needs_core
+@pytest.mark.parametrize("profile", ("app", "open", "hoffmann-1892"))
+def test_the_compiled_expand_queues_children_with_the_python_tie_break(profile: str) -> None:
+    rules = get_profile(profile)
+    core = fast.build(rules)
+    seeded = orders.Promise(8, 48, 1, 4, seed=5, spread=8)
+    ties = set()
+    for pos in played(profile, 11, games=2, steps=60):
+        if core.status(pos) in ("won", "lost"):
+            continue
+        frontier: list[tuple[int, int, bytes, Position]] = []
+        core.expand(pos, core.key(pos), {}, frontier, itertools.count(), fast.order_params(seeded), True)
+        for rank, _, key, child in frontier:
+            assert -rank == seeded(child) + orders.noise(seeded, key), (pos, child)
+            ties.add(orders.noise(seeded, key))
+    assert len(ties) == 8  # the compiled core sees the spread, not only a zero
 
 
 @needs_core
