@@ -41,7 +41,7 @@ from pathlib import Path
 
 from crescent_ref.game import Game
 from crescent_ref.profiles import get_profile
-from crescent_ref.solver import fast
+from crescent_ref.solver import fast, orders
 from crescent_ref.solver.search import Answer, Budget, solve
 
 PROFILES = ("app", "open", "hoffmann-1892", "morehead-1949")
@@ -107,16 +107,22 @@ def pairs(ways: tuple[str, str], profile: str, code: str, nodes: int, rounds: in
         yield before, after
 
 
-def unknowns(path: Path, count: int) -> list[tuple[str, str]]:
-    """The first ``count`` (profile, code) pairs that the win-rate run at ``path`` left unknown."""
+HALVES = ("all", "train", "held")  # every unknown; the even places (0, 2, ...); the odd ones (bench_orders.py)
+
+
+def unknowns(path: Path, count: int, half: str = "all") -> list[tuple[str, str]]:
+    """The first ``count`` (profile, code) pairs that the win-rate run at ``path`` left unknown, of
+    ``half`` of them (HALVES: the training half chooses a schedule, the held-out half reports it)."""
     with gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else path.open(encoding="utf-8") as f:
         entries = json.load(f)["results"]
-    return [(e["profile"], e["code"]) for e in entries if e["verdict"] == "unknown"][:count]
+    found = [(e["profile"], e["code"]) for e in entries if e["verdict"] == "unknown"]
+    return (found if half == "all" else found[HALVES.index(half) - 1::2])[:count]
 
 
-def decided(path: Path, count: int, seconds: float, way: str) -> int:
-    """Solve the unknowns of ``path`` again at ``seconds`` each; print each answer and the share decided."""
-    found = unknowns(path, count)
+def decided(path: Path, count: int, seconds: float, way: str, half: str = "all") -> int:
+    """Solve the unknowns of ``path`` (``half`` of them) again at ``seconds`` each; print each answer
+    and the share decided."""
+    found = unknowns(path, count, half)
     if not found:
         print(f"bench_solver: {path} has no unknown deals", file=sys.stderr)
         return 2
@@ -132,7 +138,8 @@ def decided(path: Path, count: int, seconds: float, way: str) -> int:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{path.name}: {len(found)} deals unknown there, decided now {won + proved} ({won} won, {proved} proved "
           f"not winnable) = {100 * (won + proved) / len(found):.1f} %, at {seconds:g} CPU s each, way {way}; "
-          f"{spent:.0f} CPU s in {time.monotonic() - began:.0f} s; load average {load}")
+          f"{spent:.0f} CPU s in {time.monotonic() - began:.0f} s; half {half}; spread {orders.SPREAD}; "
+          f"load average {load}")
     return 0
 
 
@@ -148,13 +155,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decided", type=Path, metavar="FILE", help="a win-rate run's results: its unknowns again")
     parser.add_argument("--deals", type=int, default=40, help="with --decided: how many unknowns (default 40)")
     parser.add_argument("--seconds", type=float, default=10.0, help="with --decided: CPU s a deal (default 10)")
+    parser.add_argument("--half", choices=HALVES, default="all", help="with --decided: which unknowns (default all)")
+    parser.add_argument("--spread", type=int, help="the restarts' tie-break spread (default orders.SPREAD)")
     args = parser.parse_args(argv)
     why = fast.refusal(get_profile("app"))
     if why:
         print(f"bench_solver: {why}", file=sys.stderr)
         return 2
+    if args.spread is not None:
+        orders.SPREAD = args.spread
     if args.decided is not None:
-        return decided(args.decided, args.deals, args.seconds, args.after)
+        return decided(args.decided, args.deals, args.seconds, args.after, args.half)
     ways = (args.before, args.after)
     label = args.before if args.before_tree is None else f"{args.before_tree.name}:{args.before}"
     ratios: list[float] = []

@@ -34,10 +34,10 @@ from crescent_ref.actions import RESHUFFLE, Action
 from crescent_ref.game import Game, status_of
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
-from crescent_ref.solver import fast, last, suits, two, unforced, waits
+from crescent_ref.solver import fast, last, orders, suits, two, unforced, waits
 from crescent_ref.solver.canon import after, key, steps
 from crescent_ref.solver.dead import dead, explain
-from crescent_ref.solver.orders import FIRST_SLICE, PORTFOLIO, SPREAD, Order, depth_first, noise, slices
+from crescent_ref.solver.orders import FIRST_SLICE, PORTFOLIO, Order, depth_first, noise, slices
 from crescent_ref.solver.safe import safe_move
 
 Verdict = Literal["winnable", "not winnable", "unknown"]
@@ -336,12 +336,13 @@ class Restarts:
     lost: set[bytes] = field(default_factory=set)  # so do positions proved not winnable
     orders: tuple[Order, ...] = PORTFOLIO  # the schedule of restarts (orders.slices)
     first: int = FIRST_SLICE
-    spread: int = SPREAD
+    spread: int | None = None  # the tie-break's spread from the second round on (None: orders.SPREAD)
 
     def run(self, start: Position) -> Answer:
         began, nodes, stored, count = time.process_time(), 0, 0, 0
         answer = Answer("unknown")
-        for order, size in slices(self.orders, self.first, self.spread):
+        spread = orders.SPREAD if self.spread is None else self.spread
+        for order, size in slices(self.orders, self.first, spread):
             left = Budget(min(size, self.budget.nodes - nodes), self.budget.seconds - (time.process_time() - began),
                           self.budget.stored)
             search = Search(self.profile, left, self.prune, order, tick=self.progress(nodes), memo=self.memo,
