@@ -24,6 +24,10 @@ are the "before").
     python benchmarks/bench_solver.py                      # 4 base profiles x 3 deals, 30,000 nodes
     python benchmarks/bench_solver.py --nodes 100000 --rounds 3 --profile app --before python
     python benchmarks/bench_solver.py --decided benchmarks/results/winrate-app-10s-compiled.json.gz --deals 40
+    python benchmarks/bench_solver.py --control 100 --against benchmarks/results/winrate-app-10s-loop.json.gz
+
+``--control N`` solves the first N codes of the win-rate list instead (the easy deals must stay won),
+against the verdicts and CPU seconds of an earlier run. Both modes replay every winning line.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from pathlib import Path
 from crescent_ref.game import Game
 from crescent_ref.profiles import get_profile
 from crescent_ref.solver import fast, orders
-from crescent_ref.solver.search import Answer, Budget, solve
+from crescent_ref.solver.search import Answer, Budget, replay, solve
 
 PROFILES = ("app", "open", "hoffmann-1892", "morehead-1949")
 CODES = ("CR1-N-BAAAAAA", "CR1-N-AAEJFOT", "CR1-N-AADXHSR")  # an easy win and two hard deals
@@ -59,6 +63,13 @@ def solve_on(way: str, profile: str, code: str, nodes: int, seconds: float = 1e9
                      core=fast.PYTHON if way == fast.PYTHON else fast.COMPILED)
     finally:
         fast.LOOP = loop
+
+
+def checked(profile: str, code: str, answer: Answer) -> Answer:
+    """``answer``, once its winning line (if any) has replayed to ``won`` on a fresh game (else exit 1)."""
+    if answer.verdict == "winnable" and replay(Game.deal(profile, code), answer.line) != "won":
+        raise SystemExit(f"bench_solver: {profile} {code}: the winning line does not replay to won")
+    return answer
 
 
 def rate(answer: Answer) -> float:
@@ -129,7 +140,7 @@ def decided(path: Path, count: int, seconds: float, way: str, half: str = "all")
     won = proved = 0
     spent, began = 0.0, time.monotonic()
     for n, (profile, code) in enumerate(found, 1):
-        answer = solve_on(way, profile, code, 50_000_000, seconds)
+        answer = checked(profile, code, solve_on(way, profile, code, 50_000_000, seconds))
         won += answer.verdict == "winnable"
         proved += answer.verdict == "not winnable"
         spent += answer.seconds
@@ -140,6 +151,39 @@ def decided(path: Path, count: int, seconds: float, way: str, half: str = "all")
           f"not winnable) = {100 * (won + proved) / len(found):.1f} %, at {seconds:g} CPU s each, way {way}; "
           f"{spent:.0f} CPU s in {time.monotonic() - began:.0f} s; half {half}; spread {orders.SPREAD}; "
           f"load average {load}")
+    return 0
+
+
+def control(profile: str, count: int, seconds: float, way: str, against: Path | None) -> int:
+    """Solve the first ``count`` codes of the win-rate list (winrate.py's seed) at ``seconds`` each:
+    the easy deals must stay won. With ``against`` (a win-rate run), count the codes won there and
+    not now, and the other way round, and that run's CPU seconds for the same codes."""
+    from winrate import codes
+
+    earlier: dict[str, tuple[str, float]] = {}  # code: (verdict, CPU seconds) in ``against``
+    if against is not None:
+        with gzip.open(against, "rt", encoding="utf-8") as f:
+            earlier = {e["code"]: (e["verdict"], e["seconds"]) for e in json.load(f)["results"]
+                       if e["profile"] == profile}
+    won, spent, before = 0, 0.0, 0.0
+    lost_now: list[str] = []
+    new_now: list[str] = []
+    for n, code in enumerate(codes(count), 1):
+        answer = checked(profile, code, solve_on(way, profile, code, 50_000_000, seconds))
+        won += answer.verdict == "winnable"
+        spent += answer.seconds
+        verdict, then = earlier.get(code, ("-", 0.0))
+        before += then
+        if verdict == "winnable" and answer.verdict != "winnable":
+            lost_now.append(code)
+        if verdict not in ("winnable", "-") and answer.verdict == "winnable":
+            new_now.append(code)
+        print(f"{n:>3} {profile:<15} {code:<14} {answer.verdict:<13} {answer.nodes:>10,} nodes "
+              f"{answer.seconds:>6.2f} s (then {verdict}, {then:.2f} s)", flush=True)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"control: the first {count} codes in {profile} at {seconds:g} CPU s: {won} won, {spent:.1f} CPU s "
+          f"(then {before:.1f} s); won then and not now: {lost_now or 'none'}; won now only: {new_now or 'none'}; "
+          f"spread {orders.SPREAD}; load average {load}")
     return 0
 
 
@@ -157,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="with --decided: CPU s a deal (default 10)")
     parser.add_argument("--half", choices=HALVES, default="all", help="with --decided: which unknowns (default all)")
     parser.add_argument("--spread", type=int, help="the restarts' tie-break spread (default orders.SPREAD)")
+    parser.add_argument("--control", type=int, metavar="N", help="the first N codes of the win-rate list instead "
+                        "(the first --profile, default app), compared with --against FILE's verdicts")
+    parser.add_argument("--against", type=Path, metavar="FILE", help="with --control: a win-rate run's results")
     args = parser.parse_args(argv)
     why = fast.refusal(get_profile("app"))
     if why:
@@ -164,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.spread is not None:
         orders.SPREAD = args.spread
+    if args.control is not None:
+        return control((args.profile or ["app"])[0], args.control, args.seconds, args.after, args.against)
     if args.decided is not None:
         return decided(args.decided, args.deals, args.seconds, args.after, args.half)
     ways = (args.before, args.after)
