@@ -28,21 +28,18 @@ from crescent_ref.solver import fast
 from crescent_ref.solver.orders import FIRST_SLICE, PORTFOLIO, Order, Promise
 from crescent_ref.solver.search import Answer, Budget, Restarts
 
-Schedule = tuple[tuple[Order, ...], int, int, str]  # orders, first slice, spread, growth
+Schedule = tuple[tuple[Order, ...], int, int]  # orders, first slice, spread
 
 SCHEDULES: dict[str, Schedule] = {
-    "now": (PORTFOLIO, FIRST_SLICE, 0, "double"),
-    "spread4": (PORTFOLIO, FIRST_SLICE, 4, "double"),
-    "spread8": (PORTFOLIO, FIRST_SLICE, 8, "double"),
-    "spread16": (PORTFOLIO, FIRST_SLICE, 16, "double"),
-    "spread32": (PORTFOLIO, FIRST_SLICE, 32, "double"),
-    "four8": (PORTFOLIO[:4], FIRST_SLICE, 8, "double"),
-    "big8": (PORTFOLIO, 4 * FIRST_SLICE, 8, "double"),
-    "small8": (PORTFOLIO, FIRST_SLICE // 2, 8, "double"),
-    "first8": ((Promise(8, 48, 1, 4),), FIRST_SLICE, 8, "double"),
-    "luby8": (PORTFOLIO, FIRST_SLICE, 8, "luby"),
-    "luby8x2": (PORTFOLIO, 2 * FIRST_SLICE, 8, "luby"),
-    "luby8x4": (PORTFOLIO, 4 * FIRST_SLICE, 8, "luby"),
+    "now": (PORTFOLIO, FIRST_SLICE, 0),
+    "spread4": (PORTFOLIO, FIRST_SLICE, 4),
+    "spread8": (PORTFOLIO, FIRST_SLICE, 8),
+    "spread16": (PORTFOLIO, FIRST_SLICE, 16),
+    "spread32": (PORTFOLIO, FIRST_SLICE, 32),
+    "four8": (PORTFOLIO[:4], FIRST_SLICE, 8),
+    "big8": (PORTFOLIO, 4 * FIRST_SLICE, 8),
+    "small8": (PORTFOLIO, FIRST_SLICE // 2, 8),
+    "first8": ((Promise(8, 48, 1, 4),), FIRST_SLICE, 8),
 }
 
 
@@ -54,9 +51,9 @@ def half(path: Path, which: str, count: int) -> list[tuple[str, str]]:
 
 def solve_with(schedule: Schedule, profile: str, code: str, budget: Budget) -> Answer:
     game = Game.deal(profile, code)
-    orders, first, spread, growth = schedule
+    orders, first, spread = schedule
     restarts = Restarts(game.profile, budget, True, None, fast.core_for(game.profile), orders=orders, first=first,
-                        spread=spread, growth=growth)
+                        spread=spread)
     return restarts.run(game.position)
 
 

@@ -184,34 +184,16 @@ SPREAD = 8  # the tie-break's range from the second round on (0: every round rep
 # 8 with half the first slice: 10 of 16 (12 with the full one); 8 with only the first order: 7 of 12
 
 
-GROWTHS = ("double", "luby")
-
-
-def luby(i: int) -> int:
-    """The ``i``-th term (from 1) of Luby, Sinclair and Zuckerman's restart sequence: 1, 1, 2, 1, 1, 2, 4, ..."""
-    if i < 1:
-        raise ValueError(f"luby: {i} is not a term's place (from 1)")
-    k = i.bit_length()
-    while i != (1 << k) - 1:  # i is not the end of a block of 2**k - 1 terms: recur into its second half
-        i -= (1 << (k - 1)) - 1
-        k = i.bit_length()
-    return 1 << (k - 1)
-
-
-def slices(orders: tuple[Order, ...], first: int = FIRST_SLICE, spread: int = 0,
-           growth: str = "double") -> Iterator[tuple[Order, int]]:
+def slices(orders: tuple[Order, ...], first: int = FIRST_SLICE, spread: int = 0) -> Iterator[tuple[Order, int]]:
     """The restarts, endless: each order of ``orders`` for ``first`` nodes, then each for twice as
-    many, and so on (the caller's budget ends it); with ``growth="luby"``, round ``r`` gives each
-    ``first`` times the ``r + 1``-th term of ``luby`` instead. With a ``spread``, round ``r`` (from 0)
-    gives each Promise from the second round on the tie-break of seed ``r`` (``noise``), so a restart
-    is not the previous search of its order again with more nodes; the first round stays as it was."""
-    if growth not in GROWTHS:
-        raise ValueError(f"slices: growth {growth!r} is not one of {', '.join(GROWTHS)}")
-    rounds = 0
+    many, and so on (the caller's budget ends it). With a ``spread``, round ``r`` (from 0) gives each
+    Promise from the second round on the tie-break of seed ``r`` (``noise``), so a restart is not the
+    previous search of its order again with more nodes; the first round stays as it was. (Luby's
+    sequence of slices instead of doubling, seeded alike, won 5 of 14 training deals against 7.)"""
+    size, rounds = first, 0
     while True:
-        size = first * (luby(rounds + 1) if growth == "luby" else 2**rounds)
         for order in orders:
             if spread and rounds and isinstance(order, Promise):
                 order = replace(order, seed=rounds, spread=spread)
             yield order, size
-        rounds += 1
+        size, rounds = size * 2, rounds + 1

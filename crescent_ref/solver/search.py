@@ -337,13 +337,12 @@ class Restarts:
     orders: tuple[Order, ...] = PORTFOLIO  # the schedule of restarts (orders.slices)
     first: int = FIRST_SLICE
     spread: int | None = None  # the tie-break's spread from the second round on (None: orders.SPREAD)
-    growth: str = "double"  # how the slices grow (orders.slices)
 
     def run(self, start: Position) -> Answer:
         began, nodes, stored, count = time.process_time(), 0, 0, 0
         answer = Answer("unknown")
         spread = orders.SPREAD if self.spread is None else self.spread
-        for order, size in slices(self.orders, self.first, spread, self.growth):
+        for order, size in slices(self.orders, self.first, spread):
             left = Budget(min(size, self.budget.nodes - nodes), self.budget.seconds - (time.process_time() - began),
                           self.budget.stored)
             search = Search(self.profile, left, self.prune, order, tick=self.progress(nodes), memo=self.memo,
