@@ -6,7 +6,10 @@ foundations take next lie in their piles, and how many pairs of one suit in one 
 down for the foundations (``tangles``). No single weighting finds every win soon: on the same
 deal one weighting wins in a few thousand positions and another wanders for millions. So the
 solver restarts with a *portfolio* of weightings (``PORTFOLIO``), each for a slice of nodes that
-grows after each round (``slices``), the way SAT solvers restart to escape an unlucky order.
+grows after each round (``slices``), the way SAT solvers restart to escape an unlucky order. From the
+second round on, each weighting's score gets a tie-break drawn from the position's key and the
+round (``noise``, ``SPREAD``), so that a restart explores anew rather than repeating its order's
+last search with more nodes (SAT solvers randomise their restarts for the same reason).
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ whole solve). So each search is exact: ``winnable`` comes with the line to the f
 won).
 
 ``solve`` runs searches one after another with the orders of ``orders.PORTFOLIO``, each for a
-slice of nodes that doubles each round, until one answers or the budget (nodes, seconds, stored
+slice of nodes that doubles each round (from the second round on with a seeded tie-break,
+``orders.noise``), until one answers or the budget (nodes, seconds, stored
 positions: the memory bound) is spent, which answers ``unknown``.
 """
 
