@@ -241,6 +241,11 @@ def test_bad_positions_are_refused_with_a_reason() -> None:
         core.key(start._replace(piles=((60,), *start.piles[1:])))
     with pytest.raises(TypeError, match="expected a Position"):
         core.key((1, 2))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"None or \(home, kept, buried, tangled\[, seed, spread\]\)"):
+        core.score(start, (8, 48, 1))
+    for bad in ((8, 48, 1, 4, -1, 8), (8, 48, 1, 4, 2**32, 8), (8, 48, 1, 4, 3, -2)):
+        with pytest.raises(ValueError, match=r"seed is 0\.\.2\*\*32-1 and spread at least 0"):
+            core.score(start, bad)
 
 
 def build_hook() -> types.ModuleType:
