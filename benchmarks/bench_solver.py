@@ -130,10 +130,10 @@ def unknowns(path: Path, count: int, half: str = "all") -> list[tuple[str, str]]
     return (found if half == "all" else found[HALVES.index(half) - 1::2])[:count]
 
 
-def decided(path: Path, count: int, seconds: float, way: str, half: str = "all") -> int:
-    """Solve the unknowns of ``path`` (``half`` of them) again at ``seconds`` each; print each answer
-    and the share decided."""
-    found = unknowns(path, count, half)
+def decided(path: Path, count: int, seconds: float, way: str, half: str = "all", skip: int = 0) -> int:
+    """Solve the unknowns of ``path`` (``half`` of them, the first ``skip`` left out) again at
+    ``seconds`` each; print each answer and the share decided."""
+    found = unknowns(path, skip + count, half)[skip:]
     if not found:
         print(f"bench_solver: {path} has no unknown deals", file=sys.stderr)
         return 2
@@ -200,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=40, help="with --decided: how many unknowns (default 40)")
     parser.add_argument("--seconds", type=float, default=10.0, help="with --decided: CPU s a deal (default 10)")
     parser.add_argument("--half", choices=HALVES, default="all", help="with --decided: which unknowns (default all)")
+    parser.add_argument("--skip", type=int, default=0, help="with --decided: leave out the first N of them")
     parser.add_argument("--spread", type=int, help="the restarts' tie-break spread (default orders.SPREAD)")
     parser.add_argument("--control", type=int, metavar="N", help="the first N codes of the win-rate list instead "
                         "(the first --profile, default app), compared with --against FILE's verdicts")
@@ -214,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.control is not None:
         return control((args.profile or ["app"])[0], args.control, args.seconds, args.after, args.against)
     if args.decided is not None:
-        return decided(args.decided, args.deals, args.seconds, args.after, args.half)
+        return decided(args.decided, args.deals, args.seconds, args.after, args.half, args.skip)
     ways = (args.before, args.after)
     label = args.before if args.before_tree is None else f"{args.before_tree.name}:{args.before}"
     ratios: list[float] = []
