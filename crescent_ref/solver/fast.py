@@ -4,8 +4,8 @@ The compiled core restates, in C, the functions of the search's inner loop: ``mo
 and ``foundation_moves``, ``game.status_of``, ``search.choices`` (``safe.safe_move`` and
 ``canon.steps``), ``canon.after`` (``transitions.move``, ``reshuffle``, ``autoplay``),
 ``canon.key``, ``orders.Promise`` (and ``orders.noise``), ``dead.witness`` and ``waits.stuck``, one
-whole ``Search.expand``, and the loop itself (``search``: the frontier, the seen table, the budget, ``suits.py`` and
-``last.py``'s one-suit rules). Each gives the Python function's answer in the same order, so a
+whole ``Search.expand``, and the loop itself (``search``: the frontier, the seen table, the budget,
+``suits.py`` and ``last.py``'s one-suit rules). Each gives the Python function's answer in the same order, so a
 search on it expands the same positions in the same order, with the same node counts and the same
 lines (tests/solver/test_solver_fast.py); ``two.py`` and the text of the proofs stay in Python.
 
