@@ -154,21 +154,27 @@ def decided(path: Path, count: int, seconds: float, way: str, half: str = "all",
     return 0
 
 
-def control(profile: str, count: int, seconds: float, way: str, against: Path | None) -> int:
+def control(profile: str, count: int, seconds: float, way: str, against: Path | None, late: bool = False) -> int:
     """Solve the first ``count`` codes of the win-rate list (winrate.py's seed) at ``seconds`` each:
     the easy deals must stay won. With ``against`` (a win-rate run), count the codes won there and
-    not now, and the other way round, and that run's CPU seconds for the same codes."""
+    not now, and the other way round, and that run's CPU seconds for the same codes; with ``late``,
+    the codes are instead the first ``count`` that ``against`` won after its first round of
+    restarts (the wins a change of the later rounds could lose)."""
     from winrate import codes
 
     earlier: dict[str, tuple[str, float]] = {}  # code: (verdict, CPU seconds) in ``against``
+    chosen = codes(count)
     if against is not None:
         with gzip.open(against, "rt", encoding="utf-8") as f:
-            earlier = {e["code"]: (e["verdict"], e["seconds"]) for e in json.load(f)["results"]
-                       if e["profile"] == profile}
+            entries = [e for e in json.load(f)["results"] if e["profile"] == profile]
+        earlier = {e["code"]: (e["verdict"], e["seconds"]) for e in entries}
+        if late:
+            chosen = [e["code"] for e in entries
+                      if e["verdict"] == "winnable" and e["searches"] > len(orders.PORTFOLIO)][:count]
     won, spent, before = 0, 0.0, 0.0
     lost_now: list[str] = []
     new_now: list[str] = []
-    for n, code in enumerate(codes(count), 1):
+    for n, code in enumerate(chosen, 1):
         answer = checked(profile, code, solve_on(way, profile, code, 50_000_000, seconds))
         won += answer.verdict == "winnable"
         spent += answer.seconds
@@ -181,7 +187,8 @@ def control(profile: str, count: int, seconds: float, way: str, against: Path | 
         print(f"{n:>3} {profile:<15} {code:<14} {answer.verdict:<13} {answer.nodes:>10,} nodes "
               f"{answer.seconds:>6.2f} s (then {verdict}, {then:.2f} s)", flush=True)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"control: the first {count} codes in {profile} at {seconds:g} CPU s: {won} won, {spent:.1f} CPU s "
+    which = "codes won late then" if late else "codes"
+    print(f"control: {len(chosen)} {which} in {profile} at {seconds:g} CPU s: {won} won, {spent:.1f} CPU s "
           f"(then {before:.1f} s); won then and not now: {lost_now or 'none'}; won now only: {new_now or 'none'}; "
           f"spread {orders.SPREAD}; load average {load}")
     return 0
@@ -205,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--control", type=int, metavar="N", help="the first N codes of the win-rate list instead "
                         "(the first --profile, default app), compared with --against FILE's verdicts")
     parser.add_argument("--against", type=Path, metavar="FILE", help="with --control: a win-rate run's results")
+    parser.add_argument("--late", action="store_true", help="with --control and --against: the codes it won after "
+                        "its first round of restarts instead")
     args = parser.parse_args(argv)
     why = fast.refusal(get_profile("app"))
     if why:
@@ -213,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.spread is not None:
         orders.SPREAD = args.spread
     if args.control is not None:
-        return control((args.profile or ["app"])[0], args.control, args.seconds, args.after, args.against)
+        return control((args.profile or ["app"])[0], args.control, args.seconds, args.after, args.against, args.late)
     if args.decided is not None:
         return decided(args.decided, args.deals, args.seconds, args.after, args.half, args.skip)
     ways = (args.before, args.after)
