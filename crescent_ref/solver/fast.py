@@ -19,6 +19,7 @@ profile), ``python`` (the pure-Python path, for re-proving an answer another way
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from crescent_ref.actions import MOVES, RESHUFFLE
@@ -133,14 +134,19 @@ def expand(search: Search, core: Core, pos_key: bytes, pos: Position) -> bytes |
 def search(search: Search, core: Core, start: Position) -> Answer:
     """``Search.loop`` from ``start`` on the compiled core's own loop (``Core.search``): the same
     positions in the same order, the same nodes, verdict and line. The loop asks waits.py, suits.py
-    and last.py in C too; only two.py (``Search.relaxed``, two reshuffles left) is asked of Python."""
+    and last.py in C too; only two.py (``Search.relaxed``, two reshuffles left) and pairs.py
+    (``Search.pair_lost``, after the core's own rules) are asked of Python."""
     from crescent_ref.solver.search import CHECK_EVERY, LAST_NODES, LOST_SIZE
 
     suits_here = search.prune and search.relax and not search.profile.autoplay
     most = 2 if suits_here and search.last and search.two_left else -1  # two.py stays in Python
-    ask = search.relaxed if most >= 0 else None
+    ask: Callable[[Position], tuple[bool, int]] | None = search.relaxed if most >= 0 else None
     if search.prune and search.relax and search.suit_rules()[0] is not search.profile:  # autoplay: unforced.py,
         ask, most = search.suit_ask, 2 if search.last and search.two_left else int(search.last)  # asked of Python
+    covered = int(search.last) if suits_here else -1  # where this core runs the one-suit rules itself
+    if ask is not None or (search.prune and search.relax and search.pairs):  # and pairs.py, when asked for
+        ask = search.asker(ask, most, covered)
+        most = max(most, int(search.last) if search.pairs else -1)
     outcome, line, made, met = core.search(
         start, order_params(search.order), search.prune, search.lost, ask, most,
         search.lost if search.keep_met else None, LOST_SIZE, search.budget.nodes, search.budget.stored,

@@ -53,7 +53,8 @@ static int remember(const Table *t, PyObject *into, Py_ssize_t most) {
     return 0;
 }
 /* Whether a popped position is skipped: lost, in the lost set, or proved dead (here, or by ``ask``,
- * which answers (dead, nodes it made)); -1 on an error. */
+ * which answers (dead, nodes it made), asked after this core's own rules found nothing, up to
+ * ``ask_most`` reshuffles left); -1 on an error. */
 static int skipped(Core *core, const Table *t, const Node *node, const State *s, const Plan *plan, long *nodes) {
     Act moves[MAXMOVES];
     int card;
@@ -71,7 +72,10 @@ static int skipped(Core *core, const Table *t, const Node *node, const State *s,
         if (stuck) return stuck;
     }
     const Relax *r = plan->relax;
-    if (r != NULL && s->resh <= (r->last ? 1 : 0)) return suit_lost(core, r, s, plan, nodes);
+    if (r != NULL && s->resh <= (r->last ? 1 : 0)) {
+        int lost = suit_lost(core, r, s, plan, nodes);
+        if (lost) return lost;  /* else ``ask`` may still prove it (pairs.py) */
+    }
     if (plan->ask == Py_None || s->resh > plan->ask_most) return 0;
     PyObject *pos = make_position(core, s, NULL, 0);
     PyObject *said = pos ? PyObject_CallOneArg(plan->ask, pos) : NULL;
