@@ -35,7 +35,7 @@ from crescent_ref.actions import RESHUFFLE, Action
 from crescent_ref.game import Game, status_of
 from crescent_ref.position import Position
 from crescent_ref.profiles import Profile
-from crescent_ref.solver import fast, last, orders, suits, two, unforced, waits
+from crescent_ref.solver import fast, last, orders, pairs, suits, two, unforced, waits
 from crescent_ref.solver.canon import after, key, steps
 from crescent_ref.solver.dead import dead, explain
 from crescent_ref.solver.orders import FIRST_SLICE, PORTFOLIO, Order, depth_first, noise, slices
@@ -54,6 +54,9 @@ WAITS_MOST = 1  # waits.py on positions with at most this many reshuffles left (
 # C (measured, 5 CPU s a deal, 8 unknowns of each 10 s run): hoffmann-1892 1 won with it, 0 without, at the same node
 # rate (509,000 n/s against 511,000); app 3 won either way, in 4.7 M nodes against 6.6 M; at most 3 left won the same
 LOST_SIZE = 1_000_000  # keys proved not winnable kept before the set is cleared
+PAIRS_FROM = 1_000_000  # pairs.py in the portfolio from this search on (not yet: see docs/solver.md)
+PAIR_NODES = 20_000  # the budget of one two-suit search (pairs.py), when asked (Search(pairs=True))
+PAIR_LAST_NODES = 2_000  # the budget of one two-suit search before its last reshuffle (pairs.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,7 @@ class Search:
     last: bool = True  # also the one-suit rule with one reshuffle left (last.py)
     two_left: bool = False  # and with two left (two.py; sound, but it costs more than it prunes)
     waits_most: int = -1  # cards that wait on each other (waits.py), up to this many reshuffles left
+    pairs: bool = False  # two suits lost together (pairs.py), at most one reshuffle left (with ``last``)
     tick: Callable[[int], object] | None = None  # told the node count now and then (progress)
     core: fast.Core | None = None  # the compiled core (fast.py), or None: the Python path
     keep_met: bool = False  # an exhausted search adds every key it met to ``lost`` (the compiled loop)
@@ -189,7 +193,7 @@ class Search:
         the nodes that took (the one-suit searches')."""
         before = self.nodes
         found = (pos.reshuffles <= self.waits_most and waits.dead(self.profile, pos)) or self.suit_lost(pos)
-        return found, self.nodes - before
+        return found or self.pair_lost(pos), self.nodes - before
 
     def suit_ask(self, pos: Position) -> tuple[bool, int]:
         """``suit_lost`` and the nodes it made (the compiled loop's question where its own one-suit
@@ -205,6 +209,51 @@ class Search:
         return suits.applies(rules, pos) and suits.some_suit_lost(
             rules, pos, self.solve_suit, self.memo, self.solve_last if self.last else None,
             self.solve_two if self.last and self.two_left else None, suit_core)
+
+    def pair_lost(self, pos: Position) -> bool:
+        """Some two suits are lost together (pairs.py), under ``suit_rules``, when ``pairs`` is on."""
+        rules = self.suit_rules()[0]
+        if not (self.pairs and self.relax and pairs.applies(rules, pos, self.last)):
+            return False
+        return pairs.some_pair_lost(rules, pos, self.solve_pair, self.solve_pair_last if self.last else None,
+                                    self.memo)
+
+    def asker(self, ask: Callable[[Position], tuple[bool, int]] | None, most: int,
+              covered: int) -> Callable[[Position], tuple[bool, int]]:
+        """The compiled loop's question with pairs.py after ``ask`` (asked up to ``most`` reshuffles
+        left, but not up to ``covered``, where the compiled core ran those rules itself)."""
+        def asked(pos: Position) -> tuple[bool, int]:
+            before = self.nodes
+            found = ask(pos)[0] if ask is not None and covered < pos.reshuffles <= most else False
+            return found or self.pair_lost(pos), self.nodes - before  # ask's nodes are counted in self.nodes too
+        return asked
+
+    def solve_pair(self, part: Position) -> str:
+        """A two-suit position with no reshuffle left (pairs.py), by a search with the one-suit rules
+        on, within PAIR_NODES positions; what an exhausted one met joins ``lost``."""
+        left = self.budget.seconds - (time.process_time() - self.started)
+        if left <= 0:
+            return "unknown"
+        rules, suit_core = self.suit_rules()
+        inner = Search(rules, Budget(nodes=PAIR_NODES, seconds=left), order=self.order, memo=self.memo,
+                       lost=self.lost, core=suit_core, keep_met=True, waits_most=self.waits_most)
+        answer = inner.run(part)
+        self.nodes += answer.nodes
+        if answer.verdict == "not winnable":
+            self.remember_lost(inner.parents)
+        return answer.verdict
+
+    def solve_pair_last(self, part: Position, marks: tuple[bool, ...]) -> str:
+        """A two-suit position with its last reshuffle (pairs.py, by last.py's search)."""
+        rules, suit_core = self.suit_rules()
+        verdict, made = last.solve(rules, part, marks, self.solve_pair_after, PAIR_LAST_NODES, suit_core)
+        self.nodes += made
+        return verdict
+
+    def solve_pair_after(self, after: Position) -> str:
+        if time.process_time() - self.started >= self.budget.seconds:
+            return "unknown"
+        return pairs.zero(self.suit_rules()[0], after, self.solve_pair, self.memo)
 
     def suit_rules(self) -> tuple[Profile, fast.Core | None]:
         """The profile and core of the one-suit searches: with autoplay, unforced (unforced.py)."""
@@ -320,7 +369,7 @@ def solve(game: Game, budget: Budget | None = None, *, prune: bool = True, order
     budget, compiled = budget or Budget(), fast.core_for(game.profile, core)
     if order == "depth-first":
         return Search(game.profile, budget, prune, depth_first, tick=tick, core=compiled,
-                      waits_most=waits_most(game.profile)).run(game.position)
+                      waits_most=waits_most(game.profile), pairs=PAIRS_FROM <= 0).run(game.position)
     return Restarts(game.profile, budget, prune, tick, compiled).run(game.position)
 
 
@@ -349,7 +398,7 @@ class Restarts:
             search = Search(self.profile, left, self.prune, order, tick=self.progress(nodes), memo=self.memo,
                             lost=self.lost, last=count >= LAST_FROM * len(self.orders),
                             two_left=count >= TWO_FROM, core=self.core,
-                            waits_most=waits_most(self.profile))
+                            waits_most=waits_most(self.profile), pairs=count >= PAIRS_FROM)
             answer = search.run(start)
             nodes, stored, count = nodes + answer.nodes, max(stored, answer.stored), count + 1
             if answer.verdict != "unknown" or answer.limit == "stored" or self.spent(nodes, began):
