@@ -11,6 +11,9 @@ setting, the deals won, proved not winnable and unknown, and the CPU seconds spe
         --unknown benchmarks/results/winrate-bases-10s-sample.json.gz
     python benchmarks/bench_proofs.py --profile open --seconds 10 --unforced off on --first 40 \\
         --unknown benchmarks/results/winrate-open-10s-compiled.json.gz
+
+``--pairs N ...`` compares settings of ``search.PAIRS_FROM`` instead (pairs.py from the N-th search
+of the portfolio on; a large N: never).
 """
 
 from __future__ import annotations
@@ -35,10 +38,13 @@ def unknown_codes(path: Path, profile: str) -> list[str]:
 
 
 def choose(setting: str) -> None:
-    """Apply one setting: ``waits<=N`` (search.WAITS_MOST) or ``unforced=on|off`` (unforced.ENABLED)."""
+    """Apply one setting: ``waits<=N`` (search.WAITS_MOST), ``unforced=on|off`` (unforced.ENABLED) or
+    ``pairs>=N`` (search.PAIRS_FROM)."""
     name, value = setting.split("=")
     if name == "unforced":
         unforced.ENABLED = value == "on"
+    elif name == "pairs>":
+        search.PAIRS_FROM = int(value)
     else:
         search.WAITS_MOST = int(value)
 
@@ -65,11 +71,13 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=10**9, help="node budget (large: the seconds decide)")
     parser.add_argument("--waits", type=int, nargs="+", default=[-1, 1])
     parser.add_argument("--unforced", choices=("off", "on"), nargs="+", help="compare these instead of --waits")
+    parser.add_argument("--pairs", type=int, nargs="+", help="compare these search.PAIRS_FROM instead")
     parser.add_argument("--first", type=int, default=0, help="only the first N codes (0: all)")
     args = parser.parse_args()
     codes = args.codes + (unknown_codes(args.unknown, args.profile) if args.unknown else [])
     codes = codes[:args.first] if args.first else codes
     settings = [f"unforced={u}" for u in args.unforced] if args.unforced else [f"waits<={w}" for w in args.waits]
+    settings = [f"pairs>={n}" for n in args.pairs] if args.pairs else settings
     began, load = time.time(), os.getloadavg()[0]
     found = run(args.profile, codes, Budget(nodes=args.nodes, seconds=args.seconds), settings)
     print(f"{args.profile}, {len(codes)} deals at {args.seconds:g} CPU s, load {load:.2f}-{os.getloadavg()[0]:.2f}, "
