@@ -94,6 +94,8 @@ def main() -> None:
         game = Game.deal(args.profile, code)
         core = core or fast.core_for(game.profile, fast.COMPILED)
         assert core is not None
+        if n % 50000 == 0:
+            print(f"[{n}/{args.count}] {time.process_time() - began:.0f} CPU s", file=sys.stderr, flush=True)
         if 0 <= args.most_moves < len(core.children(game.position)):
             continue
         found = stages(game.profile, core, game.position, args.caps)
@@ -102,8 +104,6 @@ def main() -> None:
                                  for i, c in enumerate(found)), flush=True)
             if found[-1].end == "dry":
                 survivors.append(code)
-        if n % 50000 == 0:
-            print(f"[{n}/{args.count}] {time.process_time() - began:.0f} CPU s", file=sys.stderr, flush=True)
     print(f"{args.profile}: {args.count} codes, {time.process_time() - began:.0f} CPU s; "
           f"every stage ran dry for {len(survivors)}: {' '.join(survivors) or '-'}")
 
