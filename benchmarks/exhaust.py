@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
+import sys
 import time
 from typing import NamedTuple
 
@@ -70,13 +72,29 @@ def enumerate_phases(profile: Profile, core: fast.Core, start: Position, lowest:
     return Phases(counted, False, True, roots)
 
 
+class Progress:
+    """A search's ``tick``: a line on stderr every ``every`` CPU seconds (nodes so far, memory)."""
+
+    def __init__(self, what: str, every: float = 60.0) -> None:
+        self.what, self.every, self.began = what, every, time.process_time()
+        self.next = self.began + every
+
+    def __call__(self, nodes: int) -> None:
+        now = time.process_time()
+        if now >= self.next:
+            self.next = now + self.every
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+            print(f"  {self.what}: {now - self.began:.0f} CPU s, {nodes:,} nodes, {peak:,} MiB", file=sys.stderr,
+                  flush=True)
+
+
 def solve_roots(profile: Profile, core: fast.Core, roots: list[Position], budget: Budget,
                 pairs: bool) -> list[Answer]:
     """One depth-first search per root, in turn, sharing what each proves; stops at a winnable root."""
     lost, memo, answers = set[bytes](), dict[bytes, str](), []
     for n, root in enumerate(roots, 1):
         search = Search(profile, budget, True, depth_first, core=core, waits_most=waits_most(profile),
-                        pairs=pairs, lost=lost, memo=memo, keep_met=True)
+                        pairs=pairs, lost=lost, memo=memo, keep_met=True, tick=Progress(f"root {n}/{len(roots)}"))
         answer = search.run(root)
         answers.append(answer)
         print(f"  root {n}/{len(roots)}: {answer.verdict} {answer.limit} nodes {answer.nodes:,} stored "
