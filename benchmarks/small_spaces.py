@@ -88,7 +88,7 @@ def main() -> None:
     parser.add_argument("--caps", type=int, nargs="+", default=[60, 20_000, 300_000],
                         help="positions allowed at R = 3, 2, 1, 0 left in turn")
     args = parser.parse_args()
-    began, survivors = time.process_time(), []
+    began, survivors, skipped = time.process_time(), [], 0
     core = None
     for n, code in enumerate(codes(args.first + args.count - 1)[args.first - 1:], 1):
         game = Game.deal(args.profile, code)
@@ -97,6 +97,7 @@ def main() -> None:
         if n % 50000 == 0:
             print(f"[{n}/{args.count}] {time.process_time() - began:.0f} CPU s", file=sys.stderr, flush=True)
         if 0 <= args.most_moves < len(core.children(game.position)):
+            skipped += 1
             continue
         found = stages(game.profile, core, game.position, args.caps)
         if len(found) > 1 or found[0].end == "dry":
@@ -104,7 +105,8 @@ def main() -> None:
                                  for i, c in enumerate(found)), flush=True)
             if found[-1].end == "dry":
                 survivors.append(code)
-    print(f"{args.profile}: {args.count} codes, {time.process_time() - began:.0f} CPU s; "
+    print(f"{args.profile}: {args.count} codes ({skipped} skipped by --most-moves), "
+          f"{time.process_time() - began:.0f} CPU s; "
           f"every stage ran dry for {len(survivors)}: {' '.join(survivors) or '-'}")
 
 

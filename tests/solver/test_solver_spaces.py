@@ -63,3 +63,12 @@ def test_the_candidate_has_seven_roots_with_one_reshuffle_left_in_open() -> None
     assert core is not None
     phases = exhaust.enumerate_phases(game.profile, core, game.position, 2, 1_000)
     assert (phases.counted, phases.won, phases.dry, len(phases.roots)) == (8, False, True, 7)
+
+
+@needs_core
+def test_the_scan_skips_starts_with_more_moves_than_asked_before_any_census() -> None:
+    command = [sys.executable, str(BENCHMARKS / "small_spaces.py"), "--first", "34257", "--count", "3",
+               "--caps", "60", "1", "--most-moves", "0"]
+    lines = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True).stdout.splitlines()
+    assert [line.split()[0] for line in lines[:-1]] == [CANDIDATE]  # the one start without a move
+    assert lines[-1].startswith("app: 3 codes (2 skipped by --most-moves)")
