@@ -44,6 +44,8 @@ position of the game, lost whatever position of the solve led to it. With autopl
 this of the unforced rules (``unforced.py``), as it asks the one-suit rules. Pairs are asked only
 when three suits or more are on the piles (with two, ``P_S`` is ``P``), and only pairs with at most
 ``MOST_CARDS`` pile cards: a bigger pair's own search seldom ends within its budget, and asking costs.
+Profiles with give-backs are left out, as the dead rules leave them out (the claims would hold there
+too, but the other rules that make a pair's search end do not).
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ that first reached it, and a frontier of positions still to expand, taken most p
 whatever the path to it: expanding each key once is enough, and cycles (moves between foundations
 make them) end at a seen key. Positions proved dead (``dead``: a locked card that can never be
 placed; ``suits``: with no reshuffle left, a suit that cannot be won alone; ``last`` (and, when
-asked, ``two``): the same with one or two reshuffles left) are dropped like lost ones, and so are
+asked, ``two``): the same with one or two reshuffles left; when asked, ``pairs``: two suits lost
+together) are dropped like lost ones, and so are
 the positions an exhausted one-suit search met (every one of them is proved not winnable: ``lost``, kept for the
 whole solve). So each search is exact: ``winnable`` comes with the line to the first won position,
 ``not winnable`` means the frontier ran dry (every reachable position seen or proved dead, none
