@@ -6,16 +6,15 @@
 - anything else is a bug of the kit: the traceback, a line asking for a report, exit 70.
 
 Each tool may add its own faults (the conformance kit: a misbehaving implementation, exit 1).
+The argparse side (number types, the one-line parser) is crescent_ref.arguments: a tool that reads
+no options (``crescent-ref serve``) keeps argparse off its start-up.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-import traceback
 from collections.abc import Callable, Mapping
-from typing import NoReturn
 
 from crescent_ref.errors import CrescentError
 
@@ -23,37 +22,6 @@ OK, FAILED, BAD_INPUT, BUG, INTERRUPTED, BROKEN_PIPE = 0, 1, 2, 70, 130, 141
 REPORT_BUG = (
     "this is a bug in the kit, not in your input: please report it with the command line and the traceback above"
 )
-
-
-def positive(kind: type[float] | type[int], zero: bool = False) -> Callable[[str], float]:
-    """An argparse type: a number above zero (``zero``: or zero); NaN and infinity refused."""
-
-    def read(text: str) -> float:
-        try:
-            number = kind(text)
-        except ValueError:
-            number = -1
-        if not (number >= 0 if zero else number > 0) or not number < float("inf"):
-            wanted = "a number of zero or more" if zero else "a positive number"
-            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}")
-        return number
-
-    read.__name__ = kind.__name__
-    return read
-
-
-def non_blank(text: str) -> str:
-    """An argparse type: text that is not empty or only spaces (an unset variable is caught, not ignored)."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("expected a command line, got an empty one")
-    return text
-
-
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (and exit 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(BAD_INPUT, f"{self.prog}: {message} (see --help)\n")
 
 
 def one_line(err: BaseException) -> str:
@@ -83,6 +51,8 @@ def guarded(prog: str, run: Callable[[], int], faults: Mapping[type[BaseExceptio
 def _report(prog: str, err: Exception, codes: Mapping[type[BaseException], int]) -> int:
     code = next((c for kind, c in codes.items() if isinstance(err, kind)), None)
     if code is None:
+        import traceback  # only for a bug: off every start-up
+
         traceback.print_exc()
         print(f"{prog}: {REPORT_BUG}", file=sys.stderr)
         return BUG

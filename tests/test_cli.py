@@ -11,7 +11,8 @@ import pytest
 
 from crescent_ref import Game, NotationError, Position, deal_position, get_profile
 from crescent_ref.cards import CARD_TEXT
-from crescent_ref.cli import COMMANDS, Command, main, yaml_value
+from crescent_ref.cli import COMMANDS, Command, build_parser, main, parse
+from crescent_ref.commands.profiles import yaml_value
 from crescent_ref.messages import LANGUAGES, message, reason_codes
 from crescent_ref.profiles import base_names, variant_names
 from crescent_ref.render import pile_lines, render, status_line
@@ -316,6 +317,54 @@ def test_a_new_subcommand_is_one_entry(monkeypatch: pytest.MonkeyPatch, capsys: 
     monkeypatch.setitem(COMMANDS, "serve", Command("serve over stdio", configure, run))
     assert main(["serve", "--port", "7"]) == 0
     assert capsys.readouterr().out == "port 7\n"
+
+
+LINES = [
+    ["--help"], ["serve"], ["serve", "--help"], ["serve", "extra"], ["show", "--help"], ["play", "--help"],
+    ["solve", "--help"], ["perft", "--help"], ["profiles", "--help"], ["bogus"], [], ["show"],
+    ["play", "--profile", "app", "--code", CODE, "--position", "x"], ["solve", CODE, "--seconds", "-1"],
+    ["play", "--profile", "app", "--code", CODE, "show"],
+]
+
+
+@pytest.mark.parametrize("words", LINES, ids=" ".join)
+def test_the_lazy_parser_reads_every_line_as_the_whole_one(
+    words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    def outcome(parser: argparse.ArgumentParser) -> tuple[object, str, str]:
+        try:
+            parsed: object = vars(parser.parse_args(words))
+        except SystemExit as stop:
+            parsed = stop.code
+        out, err = capsys.readouterr()
+        return parsed, out, err
+
+    whole = outcome(build_parser())
+    assert outcome(build_parser(words)) == whole
+    if words == ["serve"]:
+        assert parse(words).__dict__ == whole[0] == {"command": "serve"}  # the bare path, without argparse
+
+
+def test_serve_alone_starts_without_argparse_or_the_other_subcommands() -> None:
+    probe = (
+        "import sys; from crescent_ref.cli import main; main(['serve']); "
+        "print(sorted(m for m in sys.modules if m in ('argparse', 'shlex', 'traceback') "
+        "or m.startswith(('crescent_ref.commands', 'crescent_ref.render', 'crescent_ref.solver'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], input='{"cmd": "stop"}\n', capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_subcommand_named_on_the_line_is_the_only_one_imported() -> None:
+    probe = (
+        "import sys; from crescent_ref.cli import main; main(['profiles', 'app']); "
+        "print(sorted(m for m in sys.modules if m.startswith('crescent_ref.commands.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "['crescent_ref.commands.common', 'crescent_ref.commands.profiles']"
 
 
 def test_module_runs_as_a_program() -> None:

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 from conformance.adapter import AdapterError
 from conformance.cli.common import Command
-from crescent_ref.exits import BAD_INPUT, FAILED, Parser, guarded
+from crescent_ref.arguments import Parser
+from crescent_ref.exits import BAD_INPUT, FAILED, guarded
 
 # name -> (module of this package, attribute holding its Command), in the order --help shows them.
 # A command's module is imported only when that command runs (or for --help): start-up stays small.

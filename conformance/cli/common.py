@@ -12,8 +12,9 @@ from pathlib import Path
 from conformance.adapter import Info
 from conformance.adapters.pipes import MAX_LINE
 from conformance.contract import Contract, load_expectations
+from crescent_ref.arguments import non_blank, positive
 from crescent_ref.errors import CrescentError
-from crescent_ref.exits import FAILED, non_blank, positive
+from crescent_ref.exits import FAILED
 
 __all__ = ["positive"]  # kept importable from here
 
