@@ -10,8 +10,10 @@ per request, and the ratio of each stdio subject's CPU to the in-process one (me
 rounds; a round's subjects run back to back, so load changes touch them alike). ``--full-state``
 turns state on demand off (every reply carries the whole state, as version 2 adapters did).
 The whole job (``crescent-conformance run -q`` in a child process, start-up and adapter included)
-is measured in the same rounds. Scenario loading is timed separately, once. Report the machine load
-(``uptime``) with the figures.
+is measured in the same rounds. The reference is served by the documented ``crescent-ref serve`` (the
+console script beside this Python; ``python -m crescent_ref.serve`` where there is none). Scenario
+loading is timed separately, once. The load average is printed at the start and the end: report it
+with the figures.
 
 Child processes (the whole jobs, the reference's ``serve``) run with Python's bytecode cache on, as an
 installed kit does (pip compiles the .pyc files at install): a ``PYTHONDONTWRITEBYTECODE`` in the
@@ -101,7 +103,9 @@ def whole_job(cmd: str | None) -> Run:
 
 def subjects(with_js: bool) -> dict[str, str | None]:
     """Subject name -> command line (None: in process)."""
-    chosen: dict[str, str | None] = {"in-process": None, "stdio reference": f"{sys.executable} -m crescent_ref.serve"}
+    serve = Path(sys.executable).parent / "crescent-ref"  # the documented command, as installed
+    reference = f"{serve} serve" if serve.exists() else f"{sys.executable} -m crescent_ref.serve"
+    chosen: dict[str, str | None] = {"in-process": None, "stdio reference": reference}
     node = shutil.which("node")
     if with_js and node and (JS.parent.parent / "node_modules").exists():
         chosen["stdio crescent-js"] = f"{node} {JS}"
@@ -143,7 +147,15 @@ def main() -> int:
         _print(jobs)
     print("the corpus's runs alone (in this process; adapter start and stop included):")
     _print(runs)
+    print(f"load average: {_load()} at the start, {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
     return 0
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in LOAD_AT_START)
+
+
+LOAD_AT_START = os.getloadavg()
 
 
 def _print(runs: dict[str, list[Run]]) -> None:
