@@ -192,8 +192,19 @@ _READS: dict[str, tuple[str, ...]] = {
 
 def fields_read(expected: dict[str, Any]) -> frozenset[str]:
     """The state fields ``compare(expected, ...)`` reads: what to ask an implementation for under state
-    on demand (spec/protocol.md)."""
-    return frozenset(name for key in expected for name in _READS.get(key, (key,)))
+    on demand (spec/protocol.md). They depend on the expected keys alone, so each set of keys is worked
+    out once (a run asks for every step, and a pipelining one twice: for its script and its play)."""
+    keys = tuple(expected)
+    fields = _FIELDS_OF.get(keys)
+    if fields is None:
+        fields = frozenset(name for key in keys for name in _READS.get(key, (key,)))
+        if len(_FIELDS_OF) < _KEY_SETS:
+            _FIELDS_OF[keys] = fields
+    return fields
+
+
+_FIELDS_OF: dict[tuple[str, ...], frozenset[str]] = {}
+_KEY_SETS = 4096  # sets of expected keys kept (the corpus has a few dozen)
 
 
 def observed(expected: dict[str, Any], state: dict[str, Any], legal: list[str] | None = None) -> dict[str, Any]:
