@@ -50,8 +50,9 @@ if AVAILABLE:
         skipped: Any = msgspec.UNSET
         errored: Any = msgspec.UNSET
 
-    class _State(msgspec.Struct):
-        """The typed fields of STATE (``replies._STATE_FIELDS`` in C); others are kept, unchecked, as there."""
+    class _State(msgspec.Struct, forbid_unknown_fields=True):
+        """The typed fields of STATE (``replies._STATE_FIELDS`` in C). A state with any other field is
+        declined: the strict reader keeps such fields, unchecked, and this reader could not."""
 
         piles: list[list[str]] | msgspec.UnsetType = msgspec.UNSET
         hidden: list[int] | msgspec.UnsetType = msgspec.UNSET
@@ -105,8 +106,8 @@ if AVAILABLE:
         "legal-moves-reply": msgspec.json.Decoder(_Moves),
         "message-reply": msgspec.json.Decoder(_Text),
     }
-    _CHECK_STATE = msgspec.json.Decoder(_State).decode
-    _STATE_VALUE = msgspec.json.Decoder(dict[str, Any]).decode
+    _READ_STATE = msgspec.json.Decoder(_State).decode
+    _STATE_NAMES = _State.__struct_fields__
     _DECLINED: tuple[type[BaseException], ...] = (msgspec.MsgspecError, RecursionError, UnicodeDecodeError)
 
 
@@ -136,10 +137,10 @@ def _state(raw: Any, asked: frozenset[str] | None) -> dict[str, Any] | None:
     if raw is msgspec.UNSET:
         return {} if asked is not None and not asked else None
     try:
-        _CHECK_STATE(raw)  # every known field of its type
-        state = _STATE_VALUE(raw)
+        typed = _READ_STATE(raw)  # one pass: every field known and of its type
     except _DECLINED:
         return None
+    state = {name: value for name in _STATE_NAMES if (value := getattr(typed, name)) is not msgspec.UNSET}
     needed = STATE_REQUIRED if asked is None else asked.intersection(STATE_REQUIRED)
     return state if all(name in state for name in needed) else None
 

@@ -123,6 +123,14 @@ def test_well_formed_replies_take_the_quick_path() -> None:
     assert quick.start_state(b'{"seq":7,"result":{}}', 7, frozenset()) == {}
 
 
+def test_a_state_with_a_field_of_its_own_is_read_with_it() -> None:
+    for asked in (None, frozenset({"moves"})):
+        line = json.dumps({"seq": 7, "result": {"accepted": True, "state": {**WHOLE, "extra": [1]}}}).encode()
+        fast, slow = both_act(line, asked)
+        assert slow is not None and slow.state["extra"] == [1]
+        assert fast is None or fast == slow
+
+
 def test_the_request_encoder_writes_one_json_line() -> None:
     line = quick.encoder()({"cmd": "act", "seq": 3, "action": "p5-A♠", "state": ["moves"]})
     assert line.endswith(b"\n") and line.count(b"\n") == 1
