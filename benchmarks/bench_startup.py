@@ -8,9 +8,12 @@ whole ``crescent-conformance run -q --id layout-001``: start, load the corpus, o
 - cold: an empty cache folder each run (every file parsed and checked against the schema);
 - off: ``CRESCENT_CACHE_DIR=off``.
 Then the corpus under pytest on the reference, serial against ``-n 2`` (wall and CPU of the whole
-pytest process tree), warm cache. Runs alternate, so a drift in the machine's load touches both
-sides; medians are printed, with the load average and whether Python writes bytecode caches at the
-end (with ``PYTHONDONTWRITEBYTECODE`` set and no caches yet, every process compiles the kit, and
+pytest process tree), warm cache; and the same with only the items of one scenario selected
+(``-k``), which splits each way's CPU into what a process tree pays once and what each scenario item
+costs (the slope between the two runs: under xdist, the item's judging plus its six messages to the
+controller and the controller's handling of them). Runs alternate, so a drift in the machine's load
+touches both sides; medians are printed, with the load average and whether Python writes bytecode
+caches at the end (with ``PYTHONDONTWRITEBYTECODE`` set and no caches yet, every process compiles the kit, and
 pytest rewrites the asserts of every plugin package, Hypothesis's included: a run then takes about
 1.5 times the CPU).
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -30,16 +34,52 @@ from pathlib import Path
 
 ONE = [str(Path(sys.executable).parent / "crescent-conformance"), "run", "-q", "--id", "layout-001"]
 PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--crescent-impl=reference"]
+ONE_SCENARIO = ["-k", "layout-001"]
 
 
 def child_cpu(argv: list[str], env: dict[str, str], cwd: str) -> tuple[float, float]:
     """CPU seconds (this child and its children) and wall seconds of one run of ``argv``."""
+    cpu, wall, _ = child_run(argv, env, cwd)
+    return cpu, wall
+
+
+def child_run(argv: list[str], env: dict[str, str], cwd: str) -> tuple[float, float, str]:
+    """``child_cpu`` and what the run printed on stdout."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, check=True)
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall, done.stdout
+
+
+def passed(stdout: str) -> int:
+    """The ``N passed`` of a pytest summary."""
+    found = re.search(r"(\d+) passed", stdout)
+    if found is None:
+        raise SystemExit(f"no 'passed' count in pytest's output: {stdout[-300:]!r}")
+    return int(found[1])
+
+
+def per_item(env: dict[str, str], cwd: str, repeat: int) -> None:
+    """Each way's CPU split into a fixed part and a part per scenario item (two selections, alternated)."""
+    ways = {"serial": PYTEST, "-n 2": [*PYTEST, "-n", "2"]}
+    runs: dict[tuple[str, str], list[tuple[float, int]]] = {}
+    for n in range(repeat):
+        for way, argv in ways.items():
+            for chosen in ("all", "one"):
+                cpu, _, out = child_run([*argv, *(ONE_SCENARIO if chosen == "one" else [])], env, cwd)
+                runs.setdefault((way, chosen), []).append((cpu, passed(out)))
+        print(f"  round {n + 1}/{repeat}", file=sys.stderr, flush=True)
+    for way in ways:
+        (all_cpu, all_n), (one_cpu, one_n) = (_median(runs[way, chosen]) for chosen in ("all", "one"))
+        slope = (all_cpu - one_cpu) / (all_n - one_n)
+        print(f"{way:<22} {slope * 1e3:5.2f} ms cpu a scenario item, {one_cpu - slope * one_n:5.2f} s cpu once"
+              f" ({one_n} and {all_n} items)")
+
+
+def _median(runs: list[tuple[float, int]]) -> tuple[float, int]:
+    return statistics.median(cpu for cpu, _ in runs), runs[0][1]
 
 
 def environment(cache: str) -> dict[str, str]:
@@ -87,6 +127,8 @@ def main() -> int:
             "serial": lambda: child_cpu(PYTEST, environment(warm), cwd),
             "-n 2": lambda: child_cpu([*PYTEST, "-n", "2"], environment(warm), cwd),
         }, args.repeat), "serial")  # fmt: skip
+        print("the same, per scenario item and once (the slope between all items and one scenario's):")
+        per_item(environment(warm), cwd, args.repeat)
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"bytecode caches: {'not written (PYTHONDONTWRITEBYTECODE)' if sys.flags.dont_write_bytecode else 'written'}")
     return 0
