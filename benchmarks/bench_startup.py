@@ -54,11 +54,11 @@ def child_run(argv: list[str], env: dict[str, str], cwd: str) -> tuple[float, fl
 
 
 def passed(stdout: str) -> int:
-    """The ``N passed`` of a pytest summary."""
-    found = re.search(r"(\d+) passed", stdout)
-    if found is None:
-        raise SystemExit(f"no 'passed' count in pytest's output: {stdout[-300:]!r}")
-    return int(found[1])
+    """The ``N passed`` of pytest's last line (the kit's summary above it counts by area)."""
+    found = re.findall(r"(\d+) passed", stdout.strip().splitlines()[-1] if stdout.strip() else "")
+    if not found:
+        raise SystemExit(f"no 'passed' count in pytest's last line: {stdout[-300:]!r}")
+    return int(found[-1])
 
 
 def per_item(env: dict[str, str], cwd: str, repeat: int) -> None:
