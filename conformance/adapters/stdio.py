@@ -9,7 +9,8 @@ request fails at once with it. The pipes themselves are bounded by conformance.a
 
 A well-formed reply is read in one pass by conformance.adapters.quick (msgspec); any other line is
 read again by the strict reader (lines.py, replies.py), which names the fault. To an implementation
-declaring ``batch`` a scenario's announced calls go as one ``batch`` request (spec/protocol.md).
+declaring ``batch`` a scenario's announced calls go as one ``batch`` request (spec/protocol.md), its
+reply read by conformance.adapters.batch.
 
 Requests announced ahead (``prefetch``) are owed replies in order. A fault is named by the call whose
 reply it spoils: a write ahead that the child refuses leaves the replies owed for earlier requests to
@@ -26,8 +27,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
-from conformance.adapter import BATCH, STATE_ON_DEMAND, AdapterError, Call, Info, Reply, Skip
+from conformance.adapter import BATCH, STATE_ON_DEMAND, AdapterError, Call, Info, Reply
 from conformance.adapters import quick
+from conformance.adapters.batch import Asked, Batch, BatchReplies, batch_request
 from conformance.adapters.handshake import PROTOCOL_VERSION, info_from_handshake
 from conformance.adapters.lines import parse_line, protocol_validator, schema_problem
 from conformance.adapters.pipes import MAX_LINE, Child, LineTooLong
@@ -47,7 +49,7 @@ __all__ = ["PROTOCOL_VERSION", "StdioAdapter", "clip_context", "parse_line", "pr
 T = TypeVar("T")
 
 
-class StdioAdapter:
+class StdioAdapter(BatchReplies):
     """The adapter protocol spoken to a subprocess."""
 
     def __init__(self, command: str, timeout: float = 10.0, validate: bool = False, max_line: int = MAX_LINE) -> None:
@@ -208,7 +210,7 @@ class StdioAdapter:
             if sent.fault is not None:  # met when its reply was read ahead: this call's fault
                 raise AdapterError(sent.fault.message, sent.fault.context)
             if sent.batch is not None:
-                answer = self._from_batch(process, sent, schema, fast, strict, asked, loading)
+                answer = self._from_batch(process, sent.batch, sent.index, schema, fast, strict, asked, loading)
                 self._in_flight = False
                 return answer
             if sent.got is None and not self.validate:
@@ -308,9 +310,8 @@ class StdioAdapter:
         implementation declared ``batch``, else a line each)."""
         if self._batching and len(keys) > 1:  # one request holding them all
             self.seq += 1
-            batch = _Batch(self.seq, len(keys))
-            inner = b",".join([self._inner(key) for key in keys])
-            data = b'{"seq":%d,"cmd":"batch","requests":[%s]}\n' % (self.seq, inner)
+            batch = Batch(self.seq, len(keys))
+            data = batch_request(self.seq, [self._inner(key) for key in keys])
             # one entry a call, its fields given by place (0.9 us a call, 1.9 us by keyword, at load 8)
             return [_Sent(key, self.seq, None, None, batch, n) for n, key in enumerate(keys)], data
         entries, lines = [], []
@@ -319,62 +320,6 @@ class StdioAdapter:
             entries.append(_Sent(key, self.seq))
             lines.append(self._line(key, self.seq))
         return entries, b"".join(lines)
-
-    def _from_batch(
-        self,
-        process: Child,
-        sent: _Sent,
-        schema: str,
-        fast: Callable[[Any, int | None, Asked], T | None],
-        strict: Callable[[dict[str, Any], Asked], T],
-        asked: Asked,
-        loading: bool,
-    ) -> T:
-        """The answer to a call sent in a batch: its inner reply, read quickly or strictly as a reply is."""
-        assert sent.batch is not None
-        batch = sent.batch
-        inner = self._inner_replies(process, batch)[sent.index]
-        if not batch.strict:
-            answer = fast(inner, None, asked)
-            if answer is not None:
-                return answer
-            inner = self._parse(process, bytes(inner), schema)
-        try:
-            result = result_of(inner, loading)
-        except Errored:
-            raise  # a well-formed errored reply: the process goes on
-        except AdapterError as err:
-            self._fail(process, f"reply breaks the protocol schema: {err.message}", bytes(batch.line or b""))
-        return self._read_field(lambda: strict(result, asked))
-
-    def _inner_replies(self, process: Child, batch: _Batch) -> list[Any]:
-        """A batch's inner replies, its reply line read once (quickly: each unread; else strictly: objects);
-        a batch reply that is not a result of one object per request kills the process (AdapterError)."""
-        if batch.inner is not None:
-            return batch.inner
-        line = batch.line = self._receive(process, time.monotonic() + self.timeout)
-        raws = None if self.validate else quick.batch_replies(line, batch.seq, batch.size)
-        if raws is None:
-            batch.strict = True
-            raws = self._strict_batch(process, line, batch)
-        batch.inner = raws
-        return raws
-
-    def _strict_batch(self, process: Child, line: bytes, batch: _Batch) -> list[Any]:
-        result = self._answer_batch(process, (line, self._parse(process, line, "batch-reply")), batch.seq)
-        replies = result.get("replies")
-        if not isinstance(replies, list) or len(replies) != batch.size or not all(isinstance(r, dict) for r in replies):
-            what = f"a list of {batch.size} reply objects"
-            self._fail(process, f'reply breaks the protocol schema: field "result.replies": expected {what}', line)
-        return replies
-
-    def _answer_batch(self, process: Child, got: tuple[bytes, dict[str, Any]], seq: int) -> dict[str, Any]:
-        """A batch reply's result: a batch that is skipped or errored as a whole is a fault (the runner only
-        sends batches an implementation declaring ``batch`` can read)."""
-        try:
-            return self._answer(process, got, seq, False)
-        except (Errored, Skip) as err:
-            self._fail(process, f"answered a batch request as a whole, not request by request: {err}", got[0])
 
     def _key_for(self, name: str, args: Mapping[str, Any]) -> Key:
         """What identifies an announced call: its command and arguments (the state fields only when asked)."""
@@ -535,7 +480,6 @@ class StdioAdapter:
 
 
 Key = tuple[Any, ...]  # a call: its command and arguments, ("act", "p3-p11", frozenset({"status"}))
-Asked = frozenset[str] | None  # the state fields asked for (None: the whole state, or no state in the reply)
 _LEGAL_MOVES: Key = ("legal_moves",)
 # the schema of the reply to an announced call read ahead, by its command (validate checks it in full)
 _REPLY_SCHEMA = {"new_game": "new-game-reply", "act": "act-reply", "legal_moves": "legal-moves-reply"}
@@ -572,18 +516,6 @@ def _message(key: Key, seq: int) -> dict[str, Any]:
 
 
 @dataclass(slots=True)
-class _Batch:
-    """A batch request written: its seq and size, its reply line once read, and its inner replies once
-    split (each unread, msgspec.Raw; or objects when ``strict``: the quick reader declined the line)."""
-
-    seq: int
-    size: int
-    line: bytes | None = None
-    inner: list[Any] | None = None
-    strict: bool = False
-
-
-@dataclass(slots=True)
 class _Sent:
     """A request written: its call, seq, its reply once read, and its deadline when sent on its own; a call
     sent in a batch has the batch and its place there instead."""
@@ -592,7 +524,7 @@ class _Sent:
     seq: int
     got: tuple[bytes, dict[str, Any]] | None = None
     deadline: float | None = None
-    batch: _Batch | None = None
+    batch: Batch | None = None
     index: int = 0
     fault: AdapterError | None = None  # met reading its reply ahead (the process is gone)
 
