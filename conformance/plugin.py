@@ -34,6 +34,8 @@ from conformance.judging.report import (
     write_records,
 )
 from conformance.judging.runner import Result, judge
+from conformance.nodeids import select as select_named
+from conformance.nodeids import take as take_named
 from conformance.wording import not_run, unit_line
 from crescent_ref.errors import CrescentError
 
@@ -354,13 +356,24 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         adapter.close()
 
 
+def pytest_load_initial_conftests(early_config: pytest.Config, args: list[str], parser: pytest.Parser) -> None:
+    """Node ids of the kit's items on the command line (``crescent/piles.yaml::piles-006[app]``)
+    are kept for selection, not looked for on disk (conformance/nodeids.py)."""
+    take_named(early_config, args)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Add the corpus's items (before -k, -m and --lf select among them) and mark expected failures;
-    add the game logs of ``--crescent-logs`` (which need no implementation)."""
+    add the game logs of ``--crescent-logs`` (which need no implementation); keep only the kit items
+    named on the command line, if any are."""
     _add_logs(session, config, items)
-    if not active(config):
-        return
+    if active(config):
+        _add_corpus(session, config, items)
+    select_named(config, items)
+
+
+def _add_corpus(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     extra = [Path(p) for p in _split(option(config, "scenarios"))]
     by_file: dict[str, list[Scenario]] = {}
     broken = False

@@ -116,10 +116,10 @@ class NotRun:
         found = []
         if self.skipped:
             reasons = ", ".join(f"{n} {need_text(what)}" for what, n in self.why)
-            found.append(f"not run, and why ({self.skipped} {RUNS} skipped): {reasons}")
+            found.append(f"not run, and why ({runs(self.skipped)} skipped): {reasons}")
         if self.not_claimed:
             what = ", ".join(f"{name} {n}" for name, n in self.unclaimed)
-            found.append(f"not claimed ({self.not_claimed} {RUNS} in profiles the implementation does not "
+            found.append(f"not claimed ({runs(self.not_claimed)} in profiles the implementation does not "
                          f"declare): {what}")  # fmt: skip
         return found
 
@@ -173,6 +173,12 @@ def claimed_profiles(records: Iterable[dict[str, Any]]) -> set[str]:
     return {str(r["profile"]) for r in records if r.get("claimed") is not False}
 
 
+def runs(n: int) -> str:
+    """``1 scenario run``, ``749 scenario runs``."""
+    return f"{n} {RUNS}" if n != 1 else f"{n} {RUNS[:-1]}"
+
+
 def unit_line(records: list[dict[str, Any]]) -> str:
-    """``749 scenario runs of 266 scenarios``."""
-    return f"{len(records)} {RUNS} of {len({r['id'] for r in records})} {SCENARIOS}"
+    """``749 scenario runs of 266 scenarios`` (``1 scenario run of 1 scenario``)."""
+    scenarios = len({r["id"] for r in records})
+    return f"{runs(len(records))} of {scenarios} {SCENARIOS if scenarios != 1 else SCENARIOS[:-1]}"

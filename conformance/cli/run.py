@@ -41,7 +41,7 @@ from conformance.judging.report import (
     write_report,
 )
 from conformance.judging.runner import Result, judge_all
-from conformance.wording import RUNS, need_text, not_run, unit_line
+from conformance.wording import RUNS, need_text, not_run, runs, unit_line
 from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK
 from crescent_ref.progress import progress, shown
 
@@ -217,7 +217,7 @@ def next_after_run(
     why = not_run(records).why
     if why:
         what, n = why[0]
-        steps.append(f"next: {n} {RUNS} {need_text(what)}; see docs/writing-an-adapter.md for what it takes")
+        steps.append(f"next: {runs(n)} {need_text(what)}; see docs/writing-an-adapter.md for what it takes")
     if args.report:
         steps.append(f"next: crescent-conformance html-report {args.report}   (the report as a page)")
     else:

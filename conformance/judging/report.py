@@ -15,7 +15,7 @@ from conformance.adapter import Info
 from conformance.contract import Contract
 from conformance.files import write_atomic
 from conformance.judging.runner import Result
-from conformance.wording import RUNS, grounds, shown_path
+from conformance.wording import grounds, runs, shown_path
 from crescent_ref.position import FIELDS
 
 CORPUS_VERSION = "1"
@@ -203,7 +203,8 @@ def declared_lines(header: dict[str, Any], records: list[dict[str, Any]]) -> lis
         lines.append(
             "DECLARED DEVIATIONS: "
             + "; ".join(header["declared"])
-            + f" ({judged} {RUNS} depend on them and were judged against the reference under these rules)"
+            + f" ({runs(judged)} {'depends' if judged == 1 else 'depend'} on them and"
+            + f" {'was' if judged == 1 else 'were'} judged against the reference under these rules)"
         )
     for capability, what in header.get("unchecked", {}).items():
         lines.append(f"not checked: {what} (capability {capability} not declared)")

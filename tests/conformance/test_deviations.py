@@ -92,7 +92,7 @@ def test_the_summary_states_the_declared_deviations() -> None:
     assert header["deviations"] == {"app": {"pile_limit": None, "undo_limit": 5}}
     records = [{"judged_as": "app, except pile_limit=null, undo_limit=5"}, {}]
     assert declared_lines(header, records)[0].startswith(
-        "DECLARED DEVIATIONS: app, except pile_limit=null, undo_limit=5 (1 scenario runs"
+        "DECLARED DEVIATIONS: app, except pile_limit=null, undo_limit=5 (1 scenario run depends on them"
     )
 
 
