@@ -2,12 +2,13 @@
 
 pytest prints a failing scenario run as ``crescent/piles.yaml::piles-006[app]``; a user copies that
 back (``pytest crescent/piles.yaml::piles-006[app] --crescent-cmd ...``). No such file exists: the
-kit adds its items itself, after collection. So before pytest reads its arguments, each argument
-naming a kit node (it starts with ``crescent/`` and names no real path) is taken out and kept; the
-first is replaced by the shipped corpus folder, which pytest collects as an empty folder (so a
-command of only kit node ids never falls back to collecting the current directory). After the kit
-adds its items, only the kit items those node ids name are kept, as pytest keeps the items of a
-file or test function named on the command line: ``crescent/piles.yaml`` names every run in the
+kit adds its items itself, after collection. So before pytest collects, each of its file-or-folder
+arguments (``config.args``: never an option's value) naming a kit node (it starts with ``crescent/``
+and names no real path) is taken out and kept; the first is replaced by the shipped corpus folder,
+which pytest collects as an empty folder (so a command of only kit node ids never falls back to
+collecting the current directory); each xdist worker does the same with the same arguments. After
+the kit adds its items, only the kit items those node ids name are kept, as pytest keeps the items
+of a file or test function named on the command line: ``crescent/piles.yaml`` names every run in the
 file, ``crescent/piles.yaml::piles-006`` every profile of that scenario. Other items (a user's own
 tests named beside them) are left alone. A node id naming nothing is a usage error, as pytest's
 own "not found" is.
@@ -28,8 +29,9 @@ def names_kit_node(arg: str) -> bool:
     return arg.startswith(PREFIX) and not Path(arg.split("::")[0]).exists()
 
 
-def take(config: pytest.Config, args: list[str]) -> None:
-    """Take the kit node ids out of ``args`` (in place), keeping them on ``config``."""
+def take(config: pytest.Config) -> None:
+    """Take the kit node ids out of pytest's file-or-folder arguments, keeping them on ``config``."""
+    args = config.args
     wanted = tuple(a for a in args if names_kit_node(a))
     if not wanted:
         return

@@ -284,8 +284,10 @@ def _record(result: Result, judged: Contract, identity: bool = True) -> dict[str
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Start the adapter (one per process, so one per xdist worker) and register markers."""
+    """Start the adapter (one per process, so one per xdist worker) and register markers; keep the
+    kit node ids named on the command line for selection (conformance/nodeids.py)."""
     config.addinivalue_line("markers", "crescent: a Crescent conformance scenario")
+    take_named(config)
     given = config.getoption("crescent_cmd")
     if given is not None and not str(given).strip():  # an unset $ADAPTER must not quietly run nothing
         raise pytest.UsageError("--crescent-cmd is empty: name the implementation's command line")
@@ -354,12 +356,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     adapter = config.stash.get(_ADAPTER, None)
     if adapter is not None:
         adapter.close()
-
-
-def pytest_load_initial_conftests(early_config: pytest.Config, args: list[str], parser: pytest.Parser) -> None:
-    """Node ids of the kit's items on the command line (``crescent/piles.yaml::piles-006[app]``)
-    are kept for selection, not looked for on disk (conformance/nodeids.py)."""
-    take_named(early_config, args)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from plugin_runs import prepared, run
+from plugin_runs import prepared, read_json, run, run_apart
 
 from conformance.nodeids import named_by, names_kit_node
 
@@ -32,6 +32,15 @@ def test_a_scenario_id_names_every_profile_and_a_file_every_run_in_it(kit: pytes
     whole = run(kit, "--crescent-impl", "reference", "--collect-only", "-q", "crescent/piles.yaml")
     in_file = [x for x in whole.stdout.lines if "::" in x]
     assert set(ids) < set(in_file) and all(x.startswith("crescent/piles.yaml::") for x in in_file)
+
+
+def test_under_xdist_a_node_id_runs_its_runs_and_an_option_value_stays_an_option(kit: pytest.Pytester) -> None:
+    scenario = "crescent/piles.yaml::piles-006"
+    args = ("--crescent-impl", "reference", "--crescent-report", "r.json", "-p", "xdist", "-n", "2")
+    result = run_apart(kit, *args, scenario, "--deselect", f"{scenario}[app]")
+    records = read_json(kit.path / "r.json")["results"]
+    assert records and {r["id"] for r in records} == {"piles-006"} and "app" not in {r["profile"] for r in records}
+    result.assert_outcomes(passed=len(records))
 
 
 def test_a_node_id_naming_nothing_is_a_usage_error_that_quotes_it(kit: pytest.Pytester) -> None:
