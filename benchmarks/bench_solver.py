@@ -130,6 +130,13 @@ def unknowns(path: Path, count: int, half: str = "all") -> list[tuple[str, str]]
     return (found if half == "all" else found[HALVES.index(half) - 1::2])[:count]
 
 
+def recorded(path: Path) -> dict[tuple[str, str], int]:
+    """The nodes the win-rate run at ``path`` spent on each (profile, code) it left unknown."""
+    with gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else path.open(encoding="utf-8") as f:
+        entries = json.load(f)["results"]
+    return {(e["profile"], e["code"]): e["nodes"] for e in entries if e["verdict"] == "unknown"}
+
+
 def decided(path: Path, count: int, seconds: float, way: str, half: str = "all", skip: int = 0) -> int:
     """Solve the unknowns of ``path`` (``half`` of them, the first ``skip`` left out) again at
     ``seconds`` each; print each answer and the share decided."""
