@@ -25,6 +25,7 @@ from bench_solver import recorded, unknowns
 
 from crescent_ref.game import Game
 from crescent_ref.solver import fast
+from crescent_ref.solver import search as searching
 from crescent_ref.solver.orders import FIRST_SLICE, PORTFOLIO, Order, Promise
 from crescent_ref.solver.search import Answer, Budget, Restarts
 
@@ -38,6 +39,7 @@ SCHEDULES: dict[str, Schedule] = {
     "spread32": (PORTFOLIO, FIRST_SLICE, 32),
     "four8": (PORTFOLIO[:4], FIRST_SLICE, 8),
     "big8": (PORTFOLIO, 4 * FIRST_SLICE, 8),
+    "big16": (PORTFOLIO, 8 * FIRST_SLICE, 8),
     "small8": (PORTFOLIO, FIRST_SLICE // 2, 8),
     "first8": ((Promise(8, 48, 1, 4),), FIRST_SLICE, 8),
     # the orders that won most late in hoffmann-1892's 1,000-deal run (searches past the first round):
@@ -72,7 +74,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--recorded", action="store_true", help="each deal's node budget is the nodes FILE's run "
                         "spent on it (the schedule of that run is then unknown there for sure: it need not run)")
     parser.add_argument("--schedule", action="append", choices=sorted(SCHEDULES), required=True)
+    parser.add_argument("--suit-nodes", type=int, help="the one-suit searches' budget (default search.SUIT_NODES)")
+    parser.add_argument("--last-nodes", type=int, help="last.py's sweeps' budget (default search.LAST_NODES)")
     args = parser.parse_args(argv)
+    if args.suit_nodes is not None:
+        searching.SUIT_NODES = args.suit_nodes
+    if args.last_nodes is not None:
+        searching.LAST_NODES = args.last_nodes
     deals = [d for path in args.files for d in half(path, args.half, args.skip + args.deals)[args.skip:]]
     spent = {d: n for path in args.files for d, n in recorded(path).items()} if args.recorded else {}
     won = dict.fromkeys(args.schedule, 0)

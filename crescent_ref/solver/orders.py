@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from crescent_ref.cards import ACE, KING
 from crescent_ref.position import Position
+from crescent_ref.profiles import Profile
 
 DEEP = 20  # a card not in the piles counts as this deep
 
@@ -181,10 +182,22 @@ PORTFOLIO: tuple[Promise, ...] = (
     Promise(8, 48, 2, 4), Promise(8, 40, 1, 4), Promise(16, 48, 1, 4), Promise(8, 24, 1, 0),
 )
 FIRST_SLICE = 8_000  # nodes for each order in the first round; doubled each round
+NO_WRAP_FIRST = 32_000  # the same without the wrap (hoffmann-1892). Chosen on the training half of hoffmann-1892's 10 s
+# unknowns (benchmarks/bench_orders.py --recorded: the first 14, each at the nodes its 10 s run spent, where the 8,000
+# slice won none of them): 32,000 won 4, 64,000 2; the portfolio without its weakest orders (5 or 7 of the 8) 1 each
 SPREAD = 8  # the tie-break's range from the second round on (0: every round repeats the same searches). Chosen on
 # the training half of the 10 s runs' unknowns (benchmarks/bench_orders.py, 2 M nodes a deal, 14 app and 14
 # hoffmann-1892 deals): without it 0 of the first 12 won; spread 4: 8 of 12; 8: 19 of 28; 16: 19 of 28; 32: 8 of 12;
 # 8 with half the first slice: 10 of 16 (12 with the full one); 8 with only the first order: 7 of 12
+
+
+def first_slice(profile: Profile) -> int:
+    """The first round's slice for ``profile``: NO_WRAP_FIRST without the wrap, else FIRST_SLICE. Without
+    the wrap fewer cards can move out of the way, and a first-round search that needs more than 8,000
+    nodes to win is common (measured: see NO_WRAP_FIRST). A first-round search begins as it did with
+    the smaller slice and runs on further (what earlier searches proved lost may differ), so an easy
+    deal is still won early; the control runs of docs/solver.md check it."""
+    return FIRST_SLICE if profile.pile_wrap else NO_WRAP_FIRST
 
 
 def slices(orders: tuple[Order, ...], first: int = FIRST_SLICE, spread: int = 0) -> Iterator[tuple[Order, int]]:

@@ -371,7 +371,8 @@ def solve(game: Game, budget: Budget | None = None, *, prune: bool = True, order
     if order == "depth-first":
         return Search(game.profile, budget, prune, depth_first, tick=tick, core=compiled,
                       waits_most=waits_most(game.profile), pairs=PAIRS_FROM <= 0).run(game.position)
-    return Restarts(game.profile, budget, prune, tick, compiled).run(game.position)
+    return Restarts(game.profile, budget, prune, tick, compiled, first=orders.first_slice(game.profile)).run(
+        game.position)
 
 
 @dataclass(slots=True)

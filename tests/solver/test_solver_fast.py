@@ -153,6 +153,7 @@ def test_whole_solves_expand_the_same_positions(profile: str, monkeypatch: pytes
 def test_the_compiled_loop_expands_what_the_python_loop_does_on_the_compiled_core(
         profile: str, monkeypatch: pytest.MonkeyPatch) -> None:
     on(fast.COMPILED, monkeypatch)
+    monkeypatch.setattr(orders, "NO_WRAP_FIRST", orders.FIRST_SLICE)  # past the first round in hoffmann-1892 too
     game, budget = Game.deal(profile, "CR1-N-AAEJFOT"), Budget(nodes=40_000, seconds=120)
     monkeypatch.setattr(fast, "LOOP", False)
     python_loop = solve(game, budget)

@@ -11,8 +11,19 @@ import pytest
 
 from crescent_ref.game import Game
 from crescent_ref.position import Position
+from crescent_ref.profiles import get_profile
 from crescent_ref.solver import Budget, fast, solve
-from crescent_ref.solver.orders import PORTFOLIO, Promise, depth_first, noise, slices, tangles
+from crescent_ref.solver.orders import (
+    FIRST_SLICE,
+    NO_WRAP_FIRST,
+    PORTFOLIO,
+    Promise,
+    depth_first,
+    first_slice,
+    noise,
+    slices,
+    tangles,
+)
 from crescent_ref.solver.search import Restarts, replay
 
 
@@ -77,3 +88,24 @@ def test_seeded_restarts_win_a_deal_that_repeated_ones_leave_unknown() -> None:
     assert seeded.verdict == "winnable" and seeded.searches > len(PORTFOLIO)
     replayed = Game.deal("app", "CR1-N-ABXBDWG")
     assert replay(replayed, seeded.line) == "won"
+
+
+def test_without_the_wrap_the_first_round_gets_the_larger_slice() -> None:
+    assert NO_WRAP_FIRST > FIRST_SLICE
+    for name in ("app", "open", "morehead-1949", "app+four", "open+closed"):
+        assert first_slice(get_profile(name)) == FIRST_SLICE, name
+    for name in ("hoffmann-1892", "hoffmann-1892+four", "hoffmann-1892+reversal"):
+        assert first_slice(get_profile(name)) == NO_WRAP_FIRST, name
+
+
+def test_the_larger_first_slice_wins_a_hoffmann_deal_in_its_first_round() -> None:
+    # CR1-N-ABYEYML was unknown at 10 CPU s (3.9 M nodes) in the hoffmann-1892 win-rate run: the fourth
+    # order (no weight on burial) wins it past 8,000 nodes, so the first round with the larger slice
+    # wins it, and the old schedule does not in the same budget (its later rounds carry the tie-break)
+    game = Game.deal("hoffmann-1892", "CR1-N-ABYEYML")
+    budget = Budget(nodes=300_000, seconds=60)
+    now = solve(game, budget)
+    before = Restarts(game.profile, budget, True, None, fast.core_for(game.profile), first=FIRST_SLICE)
+    assert now.verdict == "winnable" and now.searches <= len(PORTFOLIO)
+    assert before.run(game.position).verdict == "unknown"
+    assert replay(Game.deal("hoffmann-1892", "CR1-N-ABYEYML"), now.line) == "won"
