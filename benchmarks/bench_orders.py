@@ -38,6 +38,7 @@ SCHEDULES: dict[str, Schedule] = {
     "spread16": (PORTFOLIO, FIRST_SLICE, 16),
     "spread32": (PORTFOLIO, FIRST_SLICE, 32),
     "four8": (PORTFOLIO[:4], FIRST_SLICE, 8),
+    "mid8": (PORTFOLIO, 2 * FIRST_SLICE, 8),
     "big8": (PORTFOLIO, 4 * FIRST_SLICE, 8),
     "big16": (PORTFOLIO, 8 * FIRST_SLICE, 8),
     "small8": (PORTFOLIO, FIRST_SLICE // 2, 8),
