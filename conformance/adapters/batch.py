@@ -2,10 +2,12 @@
 
 To an implementation declaring ``batch``, a scenario's announced calls go as one request,
 ``{"seq": N, "cmd": "batch", "requests": [...]}``, answered by one reply line holding a reply per
-request in order. The line is read once, when the first of its calls is made: quickly (msgspec, each
-inner reply left unread until its call reads it as a reply of its own) or, when the quick reader
-declines it, strictly (every inner reply an object). A batch answered as a whole (skipped, errored),
-or with a number of replies other than the number of requests, is a fault of the implementation.
+request in order. The line is read once, when the first of its calls is made: in one typed pass into
+every call's answer when each inner reply is a plain result of its call (the common case: a call then
+only takes its answer); else quickly (msgspec, each inner reply left unread until its call reads it as
+a reply of its own) or, when the quick reader declines the line, strictly (every inner reply an
+object). A batch answered as a whole (skipped, errored), or with a number of replies other than the
+number of requests, is a fault of the implementation.
 
 ``BatchReplies`` is the part of StdioAdapter that reads them; it names what it uses of the adapter
 (the line reader, the strict parser, the fault) and StdioAdapter gives them.
@@ -34,14 +36,27 @@ def batch_request(seq: int, inners: list[bytes]) -> bytes:
 
 @dataclass(slots=True)
 class Batch:
-    """A batch request written: its seq and size, its reply line once read, and its inner replies once
-    split (each unread, msgspec.Raw; or objects when ``strict``: the quick reader declined the line)."""
+    """A batch request written: its seq, its calls (command and state fields asked, in order), its reply
+    line once read, and then either every call's answer (``answers``: the line read in one typed pass) or
+    its inner replies split (each unread, msgspec.Raw; or objects when ``strict``: the quick reader
+    declined the line)."""
 
     seq: int
-    size: int
+    calls: tuple[quick.Called, ...]
     line: bytes | None = None
     inner: list[Any] | None = None
     strict: bool = False
+    answers: list[Any] | None = None
+
+    @property
+    def size(self) -> int:
+        """The number of requests it holds."""
+        return len(self.calls)
+
+    @property
+    def read(self) -> bool:
+        """Whether its reply line has been read (into answers or inner replies)."""
+        return self.answers is not None or self.inner is not None
 
 
 class BatchReplies:
@@ -61,8 +76,14 @@ class BatchReplies:
         asked: Asked,
         loading: bool,
     ) -> T:
-        """The answer to a call sent in a batch: its inner reply, read quickly or strictly as a reply is."""
-        inner = self._inner_replies(process, batch)[index]
+        """The answer to a call sent in a batch: taken from the answers read at once, else its inner reply
+        read quickly or strictly as a reply is."""
+        self._read_batch(process, batch)
+        if batch.answers is not None:
+            answer: T = batch.answers[index]
+            return answer
+        assert batch.inner is not None
+        inner = batch.inner[index]
         if not batch.strict:
             answer = fast(inner, None, asked)
             if answer is not None:
@@ -76,18 +97,22 @@ class BatchReplies:
             self._fail(process, f"reply breaks the protocol schema: {err.message}", bytes(batch.line or b""))
         return self._read_field(lambda: strict(result, asked))
 
-    def _inner_replies(self, process: Child, batch: Batch) -> list[Any]:
-        """A batch's inner replies, its reply line read once (quickly: each unread; else strictly: objects);
-        a batch reply that is not a result of one object per request kills the process (AdapterError)."""
-        if batch.inner is not None:
-            return batch.inner
+    def _read_batch(self, process: Child, batch: Batch) -> None:
+        """A batch's reply line read once: into every call's answer when each inner reply is a plain result
+        of its call, else into its inner replies (quickly: each unread; else strictly: objects); a batch
+        reply that is not a result of one object per request kills the process (AdapterError)."""
+        if batch.read:
+            return
         line = batch.line = self._receive(process, time.monotonic() + self.timeout)
+        if not self.validate:
+            batch.answers = quick.batch_answers(line, batch.seq, batch.calls)
+            if batch.answers is not None:
+                return
         raws = None if self.validate else quick.batch_replies(line, batch.seq, batch.size)
         if raws is None:
             batch.strict = True
             raws = self._strict_batch(process, line, batch)
         batch.inner = raws
-        return raws
 
     def _strict_batch(self, process: Child, line: bytes, batch: Batch) -> list[Any]:
         result = self._answer_batch(process, (line, self._parse(process, line, "batch-reply")), batch.seq)

@@ -99,8 +99,28 @@ if AVAILABLE:
     class _Batch(_Envelope):
         result: _BatchResult | msgspec.UnsetType = msgspec.UNSET
 
+    class _AnyResult(msgspec.Struct):
+        """The result of any announced call (new_game, act, legal_moves), every field typed as there; which
+        must be present is decided by the call it answers (``_answer``)."""
+
+        accepted: bool | msgspec.UnsetType = msgspec.UNSET
+        reason: str | None = None
+        effect: Effect | None = None
+        moves: list[str] | msgspec.UnsetType = msgspec.UNSET
+        state: _State | msgspec.UnsetType = msgspec.UNSET
+
+    class _AnyReply(_Envelope):
+        result: _AnyResult | msgspec.UnsetType = msgspec.UNSET
+
+    class _TypedBatchResult(msgspec.Struct):
+        replies: list[_AnyReply]
+
+    class _TypedBatch(_Envelope):
+        result: _TypedBatchResult | msgspec.UnsetType = msgspec.UNSET
+
     _DECODERS: dict[str, Any] = {
         "batch-reply": msgspec.json.Decoder(_Batch),
+        "typed-batch-reply": msgspec.json.Decoder(_TypedBatch),
         "act-reply": msgspec.json.Decoder(_Act),
         "new-game-reply": msgspec.json.Decoder(_Start),
         "legal-moves-reply": msgspec.json.Decoder(_Moves),
@@ -140,6 +160,13 @@ def _state(raw: Any, asked: frozenset[str] | None) -> dict[str, Any] | None:
         typed = _READ_STATE(raw)  # one pass: every field known and of its type
     except _DECLINED:
         return None
+    return _typed_state(typed, asked)
+
+
+def _typed_state(typed: Any, asked: frozenset[str] | None) -> dict[str, Any] | None:
+    """A state read into ``_State`` as a dict, or None when a field ``replies.state_of`` needs is missing."""
+    if typed is msgspec.UNSET:
+        return {} if asked is not None and not asked else None
     state = {name: value for name in _STATE_NAMES if (value := getattr(typed, name)) is not msgspec.UNSET}
     needed = STATE_REQUIRED if asked is None else asked.intersection(STATE_REQUIRED)
     return state if all(name in state for name in needed) else None
@@ -178,3 +205,38 @@ def batch_replies(line: bytes, seq: int, size: int) -> list[Any] | None:
     """The ``size`` inner replies of a ``batch`` reply to request ``seq``, each unread (msgspec.Raw)."""
     result = _result(line, "batch-reply", seq)
     return None if result is None or len(result.replies) != size else list(result.replies)
+
+
+Called = tuple[str, "frozenset[str] | None"]  # an announced call's command and the state fields it asked for
+
+
+def batch_answers(line: bytes, seq: int, calls: tuple[Called, ...]) -> list[Any] | None:
+    """Every inner reply of a ``batch`` reply to request ``seq`` read into its call's answer (a Reply for
+    ``act``, a state for ``new_game``, the moves for ``legal_moves``) in one typed pass of the line; None
+    when any of them is not a well-formed result of its call (each is then read on its own, as before)."""
+    result = _result(line, "typed-batch-reply", seq)
+    if result is None or len(result.replies) != len(calls):
+        return None
+    answers = []
+    for reply, (cmd, asked) in zip(result.replies, calls, strict=True):
+        answer = _answer(reply, cmd, asked)
+        if answer is None:
+            return None
+        answers.append(answer)
+    return answers
+
+
+def _answer(reply: Any, cmd: str, asked: frozenset[str] | None) -> Any:
+    """One inner reply's answer to a call ``cmd``, read as act_reply, start_state or legal_moves read it."""
+    if reply.skipped is not msgspec.UNSET or reply.errored is not msgspec.UNSET or reply.result is msgspec.UNSET:
+        return None
+    result = reply.result
+    if cmd == "legal_moves":
+        return None if result.moves is msgspec.UNSET else list(result.moves)
+    state = _typed_state(result.state, asked)
+    if state is None or cmd == "new_game":
+        return state
+    if result.accepted is msgspec.UNSET:
+        return None
+    moves = () if result.moves is msgspec.UNSET else tuple(result.moves)
+    return Reply(result.accepted, result.reason, result.effect, moves, state)

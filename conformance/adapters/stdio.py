@@ -204,6 +204,12 @@ class StdioAdapter(BatchReplies):
     ) -> T:
         """The answer to the call ``key``: sent now unless announced, its reply read by the quick reader when
         that accepts it, else strictly (the strict reader names a fault: the process is killed)."""
+        queue = self._queue
+        if queue and queue[0].key == key and queue[0].answered and self.process is not None:
+            sent = queue.popleft()  # the next call announced, its batch's line read into answers already
+            assert sent.batch is not None and sent.batch.answers is not None
+            answer: T = sent.batch.answers[sent.index]
+            return answer
         self._in_flight = True  # an interrupt leaves it so: close() then kills at once
         try:
             process, sent = self._exchange(key, schema)
@@ -310,7 +316,7 @@ class StdioAdapter(BatchReplies):
         implementation declared ``batch``, else a line each)."""
         if self._batching and len(keys) > 1:  # one request holding them all
             self.seq += 1
-            batch = Batch(self.seq, len(keys))
+            batch = Batch(self.seq, tuple(_called(key) for key in keys))
             data = batch_request(self.seq, [self._inner(key) for key in keys])
             # one entry a call, its fields given by place (0.9 us a call, 1.9 us by keyword, at load 8)
             return [_Sent(key, self.seq, None, None, batch, n) for n, key in enumerate(keys)], data
@@ -381,7 +387,7 @@ class StdioAdapter(BatchReplies):
         if sent.resolved:
             return
         if sent.batch is not None:
-            self._inner_replies(process, sent.batch)
+            self._read_batch(process, sent.batch)
         else:
             sent.got = self._read(process, _REPLY_SCHEMA[sent.key[0]], time.monotonic() + self.timeout)
 
@@ -485,6 +491,11 @@ _LEGAL_MOVES: Key = ("legal_moves",)
 _REPLY_SCHEMA = {"new_game": "new-game-reply", "act": "act-reply", "legal_moves": "legal-moves-reply"}
 
 
+def _called(key: Key) -> quick.Called:
+    """An announced call's command and the state fields it asks for (what its answer is read as)."""
+    return key[0], None if key is _LEGAL_MOVES else key[-1]
+
+
 def _legal_moves(result: dict[str, Any], asked: Asked) -> list[str]:
     return legal_moves(result)
 
@@ -529,10 +540,15 @@ class _Sent:
     fault: AdapterError | None = None  # met reading its reply ahead (the process is gone)
 
     @property
+    def answered(self) -> bool:
+        """Whether its answer is ready (sent in a batch whose reply line was read in one typed pass)."""
+        return self.batch is not None and self.batch.answers is not None and self.fault is None
+
+    @property
     def resolved(self) -> bool:
         """Whether its reply has been read (or the fault met instead)."""
         if self.batch is not None:
-            return self.batch.inner is not None or self.fault is not None
+            return self.batch.read or self.fault is not None
         return self.got is not None or self.fault is not None
 
 
