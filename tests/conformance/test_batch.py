@@ -12,6 +12,7 @@ import pytest
 from harness import HERE, PYTHON, SERVE, passing_pairs, run_pairs
 
 from conformance.adapter import BATCH, STATE_ON_DEMAND
+from conformance.adapters import quick
 from conformance.adapters.stdio import StdioAdapter
 from crescent_ref.serve import hello
 
@@ -43,6 +44,14 @@ def test_a_scenario_goes_as_one_batch_to_an_implementation_declaring_it() -> Non
     assert adapter.calls == sum(len(r["requests"]) for r in batches) + sum(
         r.get("cmd") not in ("batch", "start", "stop") for r in adapter.sent
     )
+
+
+def test_the_reference_s_batch_replies_are_read_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    split: list[bytes] = []  # batch lines read one inner reply at a time (the path for a reply not plain)
+    monkeypatch.setattr(quick, "batch_replies", lambda line, *rest: split.append(line))
+    results = run_pairs(Recording(SERVE), passing_pairs()[:30])
+    assert {r.verdict for r in results.values()} == {"passed"}
+    assert split == []
 
 
 @pytest.mark.parametrize("version", [2, 3])

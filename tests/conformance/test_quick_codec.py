@@ -171,3 +171,43 @@ def test_without_msgspec_both_ends_take_the_standard_library_path(monkeypatch: p
     chosen = passing_pairs()[:15]
     results = run_pairs(StdioAdapter(f"{SERVE}", timeout=30), chosen)
     assert {r.verdict for r in results.values()} == {"passed"}
+
+
+CALLS = [("act", None), ("act", frozenset()), ("act", frozenset({"status"})), ("new_game", frozenset()),
+         ("new_game", None), ("legal_moves", None)]  # fmt: skip
+inner_replies = st.fixed_dictionaries(
+    {}, optional={"result": act_results | st.fixed_dictionaries({}, optional={"moves": json_values}) | json_values,
+                  "errored": json_values, "skipped": json_values, "seq": st.sampled_from([1, "1"])}  # fmt: skip
+)
+ONE_BY_ONE = {"act": quick.act_reply, "new_game": quick.start_state, "legal_moves": quick.legal_moves}
+
+
+def one_by_one(line: bytes, calls: tuple[quick.Called, ...]) -> list[Any] | None:
+    """What the inner replies of a batch read one by one give (None when any is declined)."""
+    raws = quick.batch_replies(line, 9, len(calls))
+    if raws is None:
+        return None
+    answers = [ONE_BY_ONE[cmd](raw, None, asked) for raw, (cmd, asked) in zip(raws, calls, strict=True)]
+    return None if any(a is None for a in answers) else answers
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(inner_replies, st.sampled_from(CALLS)), min_size=1, max_size=4), st.booleans())
+def test_a_batch_read_in_one_pass_reads_as_its_replies_one_by_one(pairs: list[Any], short: bool) -> None:
+    inners, calls = [p[0] for p in pairs], tuple(p[1] for p in pairs)
+    line = json.dumps({"seq": 9, "result": {"replies": inners}}, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    asked = calls[:-1] if short and len(calls) > 1 else calls  # a batch answered with a reply more than asked
+    at_once = quick.batch_answers(line, 9, asked)
+    assert at_once is None or at_once == one_by_one(line, asked)
+
+
+def test_a_plain_batch_is_read_in_one_pass_and_a_declined_one_is_not() -> None:
+    plain = {"result": {"accepted": True, "effect": "move", "moves": ["p1-p2"], "state": {"status": "playing"}}}
+    calls: tuple[quick.Called, ...] = (("new_game", frozenset()), ("act", frozenset({"status"})), ("legal_moves", None))
+    line = json.dumps({"seq": 9, "result": {"replies": [{"result": {}}, plain, {"result": {"moves": []}}]}}).encode()
+    expected = [{}, Reply(True, None, "move", ("p1-p2",), {"status": "playing"}), []]
+    assert quick.batch_answers(line, 9, calls) == expected == one_by_one(line, calls)
+    refused = line.replace(b'{"result": {}}', b'{"errored": {"message": "bad position", "refused": true}}')
+    assert quick.batch_answers(refused, 9, calls) is None  # each is read on its own: the refusal is named
+    assert quick.batch_answers(line, 8, calls) is None  # the wrong seq
+    assert quick.batch_answers(line, 9, calls[:2]) is None  # a reply more than the requests
