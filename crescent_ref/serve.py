@@ -76,15 +76,20 @@ class Server:
             return hello()
         if cmd == "stop":
             return None
+        return {"seq": seq, **self.outcome(cmd, request)}
+
+    def outcome(self, cmd: Any, request: dict[str, Any]) -> Reply:
+        """A request's reply without its seq: ``{"result": ...}``, or ``{"errored": ...}`` for an unknown
+        command or a request the engine refuses (a position or code that is not valid: ``refused``)."""
         handler = self.handlers.get(cmd) if isinstance(cmd, str) else None
         if handler is None:
-            return errored(seq, f"unknown command {quoted(repr(cmd))}")
+            return _errored(f"unknown command {quoted(repr(cmd))}")
         try:
-            return {"seq": seq, "result": handler(request)}
+            return {"result": handler(request)}
         except NotationError as err:
-            return errored(seq, str(err), refused=cmd == "new_game" and err.kind in REFUSABLE)
+            return _errored(str(err), refused=cmd == "new_game" and err.kind in REFUSABLE)
         except CrescentError as err:
-            return errored(seq, f"{type(err).__name__}: {err}")
+            return _errored(f"{type(err).__name__}: {err}")
 
     def _new_game(self, req: dict[str, Any]) -> Reply:
         profile = _text(req, "profile")
@@ -102,12 +107,19 @@ class Server:
         return self.game
 
     def _act(self, req: dict[str, Any]) -> Reply:
-        game = self._current()
+        """An action's outcome and the state asked for (the path of nearly every request: no call it can
+        spare; the checks are _current's, _wanted's and _text's)."""
+        game = self.game if self.game is not None else self._current()
         wanted = _wanted(req)  # read before the action: a bad field changes nothing
-        out = game.apply(_text(req, "action"))
+        action = req.get("action")
+        out = game.apply(action if isinstance(action, str) else _text(req, "action"))
         moves = [str(m) for m in out.moves]
-        reply = {"accepted": out.accepted, "reason": out.reason, "effect": out.effect, "moves": moves}
-        return _with_state(reply, game, req, wanted)
+        reply: Reply = {"accepted": out.accepted, "reason": out.reason, "effect": out.effect, "moves": moves}
+        if wanted is None:
+            reply["state"] = game_state(game)
+        elif wanted:
+            reply["state"] = state_fields(game, wanted)
+        return reply
 
     def _legal_moves(self, req: dict[str, Any]) -> Reply:
         return {"moves": [str(m) for m in self._current().legal_moves()]}
@@ -123,22 +135,29 @@ class Server:
         return {"replies": [self._inner(request) for request in requests]}
 
     def _inner(self, request: Any) -> Reply:
-        if isinstance(request, dict) and request.get("cmd") in ("start", "stop", "batch"):
-            reply = errored(None, f"{quoted(repr(request['cmd']))} cannot be sent inside a batch")
-        else:
-            reply = _answer(self, request) or errored(None, "no reply")
-        reply.pop("seq", None)
-        return reply
+        """One request of a batch answered as if sent alone, without its seq."""
+        if not isinstance(request, dict):
+            return _errored(f"a request is a JSON object, not {type(request).__name__}")
+        cmd = request.get("cmd")
+        if cmd in ("start", "stop", "batch"):
+            return _errored(f"{quoted(repr(cmd))} cannot be sent inside a batch")
+        try:
+            return self.outcome(cmd, request)
+        except BUGS as err:
+            return _errored(_bug(err))
 
 
 def _wanted(req: dict[str, Any]) -> list[str] | None:
     """The state fields a request asks for (``"state": [...]``, state on demand), None for the whole state."""
-    if "state" not in req:
+    names = req.get("state", _ABSENT)
+    if names is _ABSENT:
         return None
-    names = req["state"]
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise RequestError(f"field 'state' must be a list of state field names, got {quoted(json.dumps(names))}")
-    return names
+    if isinstance(names, list) and (not names or all(isinstance(n, str) for n in names)):
+        return names
+    raise RequestError(f"field 'state' must be a list of state field names, got {quoted(json.dumps(names))}")
+
+
+_ABSENT = object()
 
 
 def _with_state(reply: Reply, game: Game, req: dict[str, Any], wanted: list[str] | None = None) -> Reply:
@@ -167,10 +186,15 @@ def _text(req: dict[str, Any], name: str) -> str:
 
 def errored(seq: Any, text: str, refused: bool = False) -> Reply:
     """An ``errored`` reply."""
+    return {"seq": seq, **_errored(text, refused)}
+
+
+def _errored(text: str, refused: bool = False) -> Reply:
+    """An ``errored`` reply without its seq (as inside a batch)."""
     body: dict[str, Any] = {"message": text}
     if refused:
         body["refused"] = True
-    return {"seq": seq, "errored": body}
+    return {"errored": body}
 
 
 def read_request(raw: bytes) -> tuple[Any, Reply | None]:
@@ -259,10 +283,18 @@ def _answer_all(server: Server, lines: list[bytes]) -> tuple[list[bytes], bool]:
 def _answer(server: Server, request: Any) -> Reply | None:
     try:
         return server.handle(request)
-    except (RecursionError, MemoryError, ValueError, TypeError, KeyError, AttributeError) as err:
+    except BUGS as err:
         seq = request.get("seq") if isinstance(request, dict) else None
-        print(f"crescent-ref serve: {type(err).__name__} on a request: {err}", file=sys.stderr)
-        return errored(seq, f"the server could not handle this request: {type(err).__name__}")
+        return errored(seq, _bug(err))
+
+
+BUGS = (RecursionError, MemoryError, ValueError, TypeError, KeyError, AttributeError)  # the server's own faults
+
+
+def _bug(err: BaseException) -> str:
+    """Say on stderr what went wrong inside the server; the words of its ``errored`` reply."""
+    print(f"crescent-ref serve: {type(err).__name__} on a request: {err}", file=sys.stderr)
+    return f"the server could not handle this request: {type(err).__name__}"
 
 
 def encoded(text: str) -> bytes:

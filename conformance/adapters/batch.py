@@ -80,8 +80,8 @@ class BatchReplies:
         read quickly or strictly as a reply is."""
         self._read_batch(process, batch)
         if batch.answers is not None:
-            answer: T = batch.answers[index]
-            return answer
+            ready: T = batch.answers[index]
+            return ready
         assert batch.inner is not None
         inner = batch.inner[index]
         if not batch.strict:

@@ -212,31 +212,31 @@ Called = tuple[str, "frozenset[str] | None"]  # an announced call's command and 
 
 def batch_answers(line: bytes, seq: int, calls: tuple[Called, ...]) -> list[Any] | None:
     """Every inner reply of a ``batch`` reply to request ``seq`` read into its call's answer (a Reply for
-    ``act``, a state for ``new_game``, the moves for ``legal_moves``) in one typed pass of the line; None
-    when any of them is not a well-formed result of its call (each is then read on its own, as before)."""
+    ``act``, a state for ``new_game``, the moves for ``legal_moves``) in one typed pass of the line, each
+    read as act_reply, start_state or legal_moves reads it; None when any of them is not a well-formed
+    result of its call (each is then read on its own, as before). One loop, no call a reply: it runs for
+    every step of the corpus."""
     result = _result(line, "typed-batch-reply", seq)
     if result is None or len(result.replies) != len(calls):
         return None
-    answers = []
+    answers: list[Any] = []
+    unset = msgspec.UNSET
     for reply, (cmd, asked) in zip(result.replies, calls, strict=True):
-        answer = _answer(reply, cmd, asked)
-        if answer is None:
+        got = reply.result
+        if got is unset or reply.skipped is not unset or reply.errored is not unset:
             return None
-        answers.append(answer)
+        if cmd == "legal_moves":
+            if got.moves is unset:
+                return None
+            answers.append(list(got.moves))
+            continue
+        typed = got.state
+        state = {} if typed is unset and asked is not None and not asked else _typed_state(typed, asked)
+        if state is None or (cmd == "act" and got.accepted is unset):
+            return None
+        if cmd == "act":
+            moves = () if got.moves is unset else tuple(got.moves)
+            answers.append(Reply(got.accepted, got.reason, got.effect, moves, state))
+        else:
+            answers.append(state)
     return answers
-
-
-def _answer(reply: Any, cmd: str, asked: frozenset[str] | None) -> Any:
-    """One inner reply's answer to a call ``cmd``, read as act_reply, start_state or legal_moves read it."""
-    if reply.skipped is not msgspec.UNSET or reply.errored is not msgspec.UNSET or reply.result is msgspec.UNSET:
-        return None
-    result = reply.result
-    if cmd == "legal_moves":
-        return None if result.moves is msgspec.UNSET else list(result.moves)
-    state = _typed_state(result.state, asked)
-    if state is None or cmd == "new_game":
-        return state
-    if result.accepted is msgspec.UNSET:
-        return None
-    moves = () if result.moves is msgspec.UNSET else tuple(result.moves)
-    return Reply(result.accepted, result.reason, result.effect, moves, state)

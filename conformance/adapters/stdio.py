@@ -205,11 +205,12 @@ class StdioAdapter(BatchReplies):
         """The answer to the call ``key``: sent now unless announced, its reply read by the quick reader when
         that accepts it, else strictly (the strict reader names a fault: the process is killed)."""
         queue = self._queue
-        if queue and queue[0].key == key and queue[0].answered and self.process is not None:
-            sent = queue.popleft()  # the next call announced, its batch's line read into answers already
-            assert sent.batch is not None and sent.batch.answers is not None
-            answer: T = sent.batch.answers[sent.index]
-            return answer
+        if queue and (sent := queue[0]).key == key and sent.fault is None and self.process is not None:
+            answers = sent.batch.answers if sent.batch is not None else None
+            if answers is not None:  # the next call announced, its batch's line read into answers already
+                queue.popleft()
+                answer: T = answers[sent.index]
+                return answer
         self._in_flight = True  # an interrupt leaves it so: close() then kills at once
         try:
             process, sent = self._exchange(key, schema)
@@ -316,10 +317,15 @@ class StdioAdapter(BatchReplies):
         implementation declared ``batch``, else a line each)."""
         if self._batching and len(keys) > 1:  # one request holding them all
             self.seq += 1
-            batch = Batch(self.seq, tuple(_called(key) for key in keys))
-            data = batch_request(self.seq, [self._inner(key) for key in keys])
-            # one entry a call, its fields given by place (0.9 us a call, 1.9 us by keyword, at load 8)
-            return [_Sent(key, self.seq, None, None, batch, n) for n, key in enumerate(keys)], data
+            seq, inners, called = self.seq, self._inners, []
+            batch = Batch(seq, ())
+            entries, bodies = [], []
+            for n, key in enumerate(keys):  # one pass: it runs for every step of the corpus
+                called.append(_called(key))
+                bodies.append(inners.get(key) or self._inner(key))
+                entries.append(_Sent(key, seq, None, None, batch, n))  # fields by place (0.9 us, 1.9 by keyword)
+            batch.calls = tuple(called)
+            return entries, batch_request(seq, bodies)
         entries, lines = [], []
         for key in keys:
             self.seq += 1
@@ -538,11 +544,6 @@ class _Sent:
     batch: Batch | None = None
     index: int = 0
     fault: AdapterError | None = None  # met reading its reply ahead (the process is gone)
-
-    @property
-    def answered(self) -> bool:
-        """Whether its answer is ready (sent in a batch whose reply line was read in one typed pass)."""
-        return self.batch is not None and self.batch.answers is not None and self.fault is None
 
     @property
     def resolved(self) -> bool:

@@ -67,3 +67,21 @@ def test_an_invalid_position_or_code_is_refused(name: str) -> None:
 def test_the_error_message_quotes_a_long_input_cut() -> None:
     answer = replies(b'{"cmd": "act", "seq": 1, "action": "' + b"x" * 100_000 + b'"}')[0]
     assert len(json.dumps(answer)) < 1000
+
+
+@pytest.mark.parametrize("name", [n for n in MALFORMED if b"\n" not in MALFORMED[n]] + list(REFUSED))
+def test_a_request_inside_a_batch_is_answered_as_alone_without_its_seq(name: str) -> None:
+    raw = {**MALFORMED, **REFUSED}[name]
+    alone = replies(GOOD_GAME, raw)[-1]
+    try:
+        request = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        pytest.skip("not a JSON request: it cannot stand inside a batch")
+    batch = json.dumps({"cmd": "batch", "seq": 3, "requests": [request]}).encode()
+    inner = replies(GOOD_GAME, batch)[-1]["result"]["replies"][0]
+    alone.pop("seq", None)
+    assert inner == alone
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
