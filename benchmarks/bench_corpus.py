@@ -1,6 +1,6 @@
 """Benchmark: the whole corpus against the reference in-process, over stdio, and crescent-js over stdio.
 
-Run: python benchmarks/bench_corpus.py [--repeat 3] [--no-js] [--full-state] [--ahead 1,4,16]
+Run: python benchmarks/bench_corpus.py [--repeat 3] [--no-js] [--full-state] [--ahead 1,4,16] [--instructions]
 
 One paired run: each round plays the whole corpus once on every subject, one after the other in
 this process, and measures the job's CPU time: this process (the runner, and the engine when it is
@@ -21,17 +21,25 @@ environment would make every process compile the kit's sources again, which no i
 ``--as-set`` keeps the environment as it is. ``--ahead 1,4,16`` adds, for the corpus's runs alone, the
 reference over stdio with that many scenarios' requests sent ahead (conformance.judging.runner.AHEAD)
 as subjects of their own, in the same rounds.
+
+``--instructions`` counts instead the user-space instructions of the whole job in process and over stdio
+with the reference (``valgrind --tool=cachegrind --cache-sim=no``, every process of the job): a figure
+the machine's load does not move, for comparing two versions of the code where CPU seconds at load 6-10
+scatter by +-30 %. It counts no kernel time and no cache misses, so it is a floor of the CPU ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
+import shlex
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -101,6 +109,48 @@ def whole_job(cmd: str | None) -> Run:
     return Run(_cpu() - cpu, time.perf_counter() - wall, 0, int(done.stdout.split(": ")[-1].split()[0]))
 
 
+def _counted(argv: list[str], stdin: Path | None = None) -> int:
+    """The user-space instructions of one process running ``argv`` (valgrind's cachegrind, no cache model)."""
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "valgrind.log"
+        tool = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+        tool.append(f"--log-file={log}")
+        with open(stdin or os.devnull, "rb") as given:
+            done = subprocess.run([*tool, *argv], stdin=given, capture_output=True, text=True, check=False)
+        found = _REFS.search(log.read_text())
+        if done.returncode != 0 or found is None:
+            raise SystemExit(f"{' '.join(argv)} exited {done.returncode}: {done.stdout[-300:]}")
+        return int(found.group(1).replace(",", ""))
+
+
+_REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def count_instructions() -> int:
+    """Print the whole job's instructions in process and over stdio with the reference, and their ratio.
+
+    The runner is counted with the reference served as usual while a ``tee`` keeps its requests; the
+    server is then counted answering those same requests from a file (it ends at their ``stop``; counted
+    under the runner it could be killed before valgrind wrote its count, as the runner ends an adapter
+    that has not exited 2 s after ``stop``).
+    """
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    reference = subjects(False)["stdio reference"]
+    assert reference is not None
+    job = [*KIT, "run", "-q", "--timeout", "600"]
+    base = _counted(job)
+    with tempfile.TemporaryDirectory() as folder:
+        requests = Path(folder) / "requests.jsonl"
+        teed = shlex.join(["sh", "-c", f"tee {shlex.quote(str(requests))} | {reference}"])
+        runner_count = _counted([*job, "--cmd", teed])
+        server_count = _counted(shlex.split(reference), stdin=requests)
+    total = runner_count + server_count
+    print(f"in-process {base / 1e6:,.0f} M instructions; stdio reference {runner_count / 1e6:,.0f} (runner) +"
+          f" {server_count / 1e6:,.0f} (server) = {total / 1e6:,.0f} M: {total / base:.3f}x")  # fmt: skip
+    return 0
+
+
 def subjects(with_js: bool) -> dict[str, str | None]:
     """Subject name -> command line (None: in process)."""
     serve = Path(sys.executable).parent / "crescent-ref"  # the documented command, as installed
@@ -122,10 +172,13 @@ def main() -> int:
     parser.add_argument("--full-state", action="store_true", help="state on demand off: whole state every reply")
     parser.add_argument("--as-set", action="store_true", help="keep PYTHONDONTWRITEBYTECODE if the environment sets it")
     parser.add_argument("--ahead", default="", help="scenario counts sent ahead (1,4,16), a subject each")
+    parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead")
     args = parser.parse_args()
     aheads = [int(n) for n in args.ahead.split(",") if n.strip()]
     if not args.as_set and os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
         print("PYTHONDONTWRITEBYTECODE unset for the child processes (bytecode cached as installed; --as-set keeps it)")
+    if args.instructions:
+        return count_instructions()
     began = time.perf_counter()
     pairs = plan(load_corpus())
     print(f"corpus: {len(pairs)} scenario-profile runs, loaded and validated in {time.perf_counter() - began:.3f}s")
