@@ -175,11 +175,14 @@ def test_without_msgspec_both_ends_take_the_standard_library_path(monkeypatch: p
 
 CALLS = [("act", None), ("act", frozenset()), ("act", frozenset({"status"})), ("new_game", frozenset()),
          ("new_game", None), ("legal_moves", None)]  # fmt: skip
+inner_results = act_results | st.fixed_dictionaries({}, optional={"moves": json_values}) | json_values
+inner_seqs = st.sampled_from([1, "1"])
 inner_replies = st.fixed_dictionaries(
-    {}, optional={"result": act_results | st.fixed_dictionaries({}, optional={"moves": json_values}) | json_values,
-                  "errored": json_values, "skipped": json_values, "seq": st.sampled_from([1, "1"])}  # fmt: skip
+    {}, optional={"result": inner_results, "errored": json_values, "skipped": json_values, "seq": inner_seqs}
 )
-ONE_BY_ONE = {"act": quick.act_reply, "new_game": quick.start_state, "legal_moves": quick.legal_moves}
+ONE_BY_ONE: dict[str, Callable[[Any, int | None, Any], Any]] = {
+    "act": quick.act_reply, "new_game": quick.start_state, "legal_moves": quick.legal_moves
+}
 
 
 def one_by_one(line: bytes, calls: tuple[quick.Called, ...]) -> list[Any] | None:
