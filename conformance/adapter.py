@@ -197,6 +197,11 @@ def _takes_fields(kind: type) -> bool:
 Call = tuple[str, dict[str, Any]]  # an announced call: "start", "act" or "legal_moves" and its keyword arguments
 
 
+def pipelines(adapter: Adapter) -> bool:
+    """The adapter can be told the calls about to be made (``prefetch``); others gain nothing from it."""
+    return callable(getattr(adapter, "prefetch", None))
+
+
 def announce(adapter: Adapter, calls: list[Call], ahead: bool = False) -> None:
     """Tell an adapter that can pipeline (``prefetch``, the stdio adapter) the calls about to be made, in
     order, so that it sends them at once; the calls themselves are then made as usual. Others ignore it.

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from conformance.adapter import Adapter, AdapterError, Call, Info, RuleError, Skip, announce, on_demand
+from conformance.adapter import Adapter, AdapterError, Call, Info, RuleError, Skip, announce, on_demand, pipelines
 from conformance.contract import Contract
 from conformance.corpus.scenarios import Scenario
 from conformance.judging.declared import as_declared
@@ -115,6 +115,9 @@ def judge_all(adapter: Adapter, contract: Contract, pairs: Iterable[tuple[Scenar
     keeps them (its replay reads their replies first and keeps them for their calls); after an error they
     are sent again (a fault ends the process, an errored reply leaves the stream to be read anew).
     """
+    if not pipelines(adapter):  # in process: nothing to announce, so no scenario's calls are worked out
+        yield from (judge(adapter, contract, scenario, profile, announced=True) for scenario, profile in pairs)
+        return
     chosen = list(pairs)
     lean = on_demand(adapter, contract.info)
     upto, complete = 0, True  # the first scenario not announced; whether the last one announced is whole
@@ -209,7 +212,7 @@ def _judged(adapter: Adapter, contract: Contract, scenario: Scenario, profile: s
     unchecked: list[str] = []
     try:
         lean = on_demand(adapter, contract.info)
-        if not announced:
+        if not announced and pipelines(adapter):
             _announce(adapter, contract, scenario, profile, lean, ahead=False)
         failure = judge_steps(adapter, contract.info, playable, profile, unchecked, lean)
         if failure and lean:  # played again with whole states, for a failure that shows the tables
