@@ -1,0 +1,52 @@
+"""The proof split at the last reshuffle (benchmarks/split.py) gives the brute force's verdict on
+small positions with one reshuffle left: the walk of the positions before it, each last root
+solved on its own."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from crescent_ref.profiles import get_profile
+from crescent_ref.solver import fast
+from crescent_ref.solver.search import Budget
+from tests.solver.small import brute_force, small_position
+
+BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+import split  # noqa: E402  (a benchmark script, imported from its folder)
+
+needs_core = pytest.mark.skipif(bool(fast.refusal(get_profile("app"))), reason="the compiled core is not built")
+
+
+def walked(profile: str, seed: int) -> tuple[str, bool, split.Split]:
+    rules = get_profile(profile)
+    core = fast.core_for(rules, fast.COMPILED)
+    assert core is not None
+    pos = small_position(seed, most=8)._replace(reshuffles=1)
+    found = split.Split(rules, core, Budget(10**9, 60, 10**6), pairs=seed % 2 == 1)
+    return found.walk(pos, 60, 10**9), brute_force(profile, pos), found
+
+
+@needs_core
+@pytest.mark.parametrize("profile", ["app", "open", "morehead-1949"])
+def test_the_split_proof_gives_the_brute_forces_verdict(profile: str) -> None:
+    verdicts = set()
+    for seed in range(40):
+        verdict, won, _ = walked(profile, seed)
+        assert verdict == ("winnable" if won else "not winnable"), (profile, seed)
+        verdicts.add(verdict)
+    assert verdicts == {"winnable", "not winnable"}
+
+
+@needs_core
+def test_a_proof_solves_each_last_root_once_and_counts_how() -> None:
+    for seed in range(40):
+        verdict, _, found = walked("app", seed)
+        if verdict == "not winnable" and found.last_roots:
+            solved = sum(n for what, n in found.counts.items() if what.startswith("not winnable"))
+            assert solved == len(found.last_roots) and found.counts["unknown"] == 0
+            return
+    pytest.fail("no small position with a last root was proved not winnable")
