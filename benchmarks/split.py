@@ -18,6 +18,10 @@ The verdict: ``winnable`` as soon as one last root is, ``not winnable`` when the
 every last root was proved not winnable, else ``unknown`` with the counts so far (last roots by
 how they were decided; a last root left unknown within its budget is counted and the walk goes on,
 so that one run measures what a proof would need). Progress on stderr every ``--every`` CPU s.
+With ``--resume FILE`` every last root proved not winnable is added to the file as it is proved (a
+16-byte BLAKE2b digest of its key, one a line), and a later run with the same file counts such a
+root as proved without solving it again: the walk itself is cheap next to the last roots' searches,
+so a long campaign can run in pieces.
 
     python benchmarks/split.py CR1-N-LNCOLDU --profile open --seconds 600 --root-nodes 200000
 """
@@ -25,12 +29,17 @@ so that one run measures what a proof would need). Progress on stderr every ``--
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
 import os
 import resource
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
 
 from exhaust import enumerate_phases
 
@@ -61,6 +70,8 @@ class Split:
     counts: Counter[str] = field(default_factory=Counter)
     nodes: int = 0
     largest: int = 0  # the most positions one last root's search stored
+    proved: set[bytes] = field(default_factory=set)  # digests of last roots proved by an earlier run
+    record: TextIO | None = None  # where each last root proved now is written (--resume)
 
     def judge(self) -> Search:
         """A search object whose rules judge positions with one reshuffle left (not run)."""
@@ -73,8 +84,13 @@ class Split:
         """Proved dead by the locked-card rule, waits.py, or a suit lost alone with its last reshuffle."""
         return self.core.dead(pos) or bool(self.core.waits(pos)) or judge.suit_lost(pos)
 
-    def solve_last_root(self, root: Position) -> str:
-        """One last root's verdict by its own depth-first search (every rule, a table of its own)."""
+    def solve_last_root(self, root: Position, root_key: bytes) -> str:
+        """One last root's verdict by its own depth-first search (every rule, a table of its own),
+        or from the record of an earlier run."""
+        digest = hashlib.blake2b(root_key, digest_size=16).digest()
+        if digest in self.proved:
+            self.counts["not winnable in the record"] += 1
+            return "not winnable"
         search = Search(self.profile, self.root_budget, True, depth_first, core=self.core,
                         waits_most=waits_most(self.profile), pairs=self.pairs, lost=self.lost, memo=self.memo,
                         keep_met=True)
@@ -83,6 +99,8 @@ class Split:
         self.largest = max(self.largest, answer.stored)
         kind = ("at its start" if answer.nodes == 0 else "by its search") if answer.verdict == "not winnable" else ""
         self.counts[f"{answer.verdict} {kind}".strip()] += 1
+        if answer.verdict == "not winnable" and self.record is not None:
+            print(digest.hex(), file=self.record, flush=True)
         return answer.verdict
 
     def walk(self, start: Position, seconds: float, every: float) -> str:
@@ -121,7 +139,7 @@ class Split:
         if root_key in self.last_roots:
             return ""
         self.last_roots.add(root_key)
-        return "winnable" if self.solve_last_root(root) == "winnable" else ""
+        return "winnable" if self.solve_last_root(root, root_key) == "winnable" else ""
 
     def report(self, cpu: float, queued: int) -> None:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
@@ -129,6 +147,29 @@ class Split:
         print(f"  {cpu:.0f} CPU s: {done}; queued {queued:,}; last-root nodes {self.nodes:,} "
               f"(largest table {self.largest:,}); lost kept {len(self.lost):,}; {peak:,} MiB; "
               f"load {os.getloadavg()[0]:.2f}", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def resumed(split: Split, path: Path | None) -> Iterator[None]:
+    """Read the record of an earlier run into ``split`` and add this run's proofs to it."""
+    if path is None:
+        yield
+        return
+    if path.exists():
+        split.proved = {read(path, n, line) for n, line in enumerate(path.read_text().splitlines(), 1)}
+    with path.open("a") as split.record:
+        yield
+
+
+def read(path: Path, number: int, line: str) -> bytes:
+    """One line of a record: a digest in hex (SystemExit naming the file and line otherwise)."""
+    try:
+        digest = bytes.fromhex(line)
+    except ValueError:
+        digest = b""
+    if len(digest) != 16:
+        raise SystemExit(f"{path}:{number}: not a last root's digest: {line[:40]!r}")
+    return digest
 
 
 def main() -> None:
@@ -141,6 +182,7 @@ def main() -> None:
     parser.add_argument("--root-stored", type=int, default=2_000_000, help="positions one last root's search stores")
     parser.add_argument("--pairs", action="store_true", help="with pairs.py in the last roots' searches")
     parser.add_argument("--every", type=float, default=60.0, help="CPU seconds between progress lines")
+    parser.add_argument("--resume", type=Path, help="the record of last roots proved (read, then added to)")
     args = parser.parse_args()
     game = Game.deal(args.profile, args.code)
     core = fast.core_for(game.profile, fast.COMPILED)
@@ -151,8 +193,9 @@ def main() -> None:
         print(f"{args.code} {args.profile}: {'winnable' if phases.won else 'unknown: the early phases pass the cap'}")
         return
     split = Split(game.profile, core, Budget(args.root_nodes, args.root_seconds, args.root_stored), args.pairs)
-    verdicts = [split.walk(root, args.seconds - (time.process_time() - began), args.every)
-                for root in phases.roots.values()]
+    with resumed(split, args.resume):
+        verdicts = [split.walk(root, args.seconds - (time.process_time() - began), args.every)
+                    for root in phases.roots.values()]
     over = "winnable" if "winnable" in verdicts else "not winnable" if set(verdicts) == {"not winnable"} else "unknown"
     split.report(time.process_time() - began, 0)
     print(f"{args.code} {args.profile}: {over}; {len(phases.roots)} roots with one left; "

@@ -50,3 +50,39 @@ def test_a_proof_solves_each_last_root_once_and_counts_how() -> None:
             assert solved == len(found.last_roots) and found.counts["unknown"] == 0
             return
     pytest.fail("no small position with a last root was proved not winnable")
+
+
+@needs_core
+def test_a_second_run_on_the_record_solves_no_proved_last_root_again(tmp_path: Path) -> None:
+    rules = get_profile("app")
+    core = fast.core_for(rules, fast.COMPILED)
+    assert core is not None
+    for seed in range(40):
+        record = tmp_path / f"record-{seed}.txt"
+        pos = small_position(seed, most=8)._replace(reshuffles=1)
+        first = split.Split(rules, core, Budget(10**9, 60, 10**6), pairs=False)
+        with split.resumed(first, record):
+            verdict = first.walk(pos, 60, 10**9)
+        if verdict == "not winnable" and len(first.last_roots) > 1:
+            break
+    else:
+        pytest.fail("no small position with two last roots proved")
+    again = split.Split(rules, core, Budget(10**9, 60, 10**6), pairs=False)
+    with split.resumed(again, record):
+        assert again.walk(pos, 60, 10**9) == "not winnable"
+    assert again.counts["not winnable in the record"] == len(again.last_roots) and again.nodes == 0
+    assert len(record.read_text().splitlines()) == len(first.last_roots)
+
+
+@needs_core
+def test_a_damaged_record_is_refused_with_its_file_and_line(tmp_path: Path) -> None:
+    rules = get_profile("app")
+    core = fast.core_for(rules, fast.COMPILED)
+    assert core is not None
+    record = tmp_path / "record.txt"
+    record.write_text("00" * 16 + "\nnot hex\n")
+    found = split.Split(rules, core, Budget(), pairs=False)
+    with (pytest.raises(SystemExit, match=r"record.txt:2: not a last root's digest: 'not hex'"),
+          split.resumed(found, record)):
+        pass
+    assert record.read_text() == "00" * 16 + "\nnot hex\n"  # nothing written
