@@ -111,6 +111,7 @@ class Split:
         while todo:
             now = time.process_time()
             if now - began >= seconds:
+                self.counts["walks stopped by the time budget"] += 1
                 return "unknown"
             if now >= next_report:
                 next_report, judge = now + every, self.judge()
