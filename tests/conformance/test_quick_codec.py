@@ -194,7 +194,7 @@ def one_by_one(line: bytes, calls: tuple[quick.Called, ...]) -> list[Any] | None
     return None if any(a is None for a in answers) else answers
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(inner_replies, st.sampled_from(CALLS)), min_size=1, max_size=4), st.booleans())
 def test_a_batch_read_in_one_pass_reads_as_its_replies_one_by_one(pairs: list[Any], short: bool) -> None:
     inners, calls = [p[0] for p in pairs], tuple(p[1] for p in pairs)
