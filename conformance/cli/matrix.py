@@ -24,7 +24,7 @@ def write_matrix(files: list[Path], out: Path, all_profiles: bool = False) -> in
     from conformance.reportfile import read_report
 
     write_atomic(out, render_matrix([read_report(f) for f in files], all_profiles), "--out")
-    print(f"wrote {out} ({len(files)} implementations)")
+    print(f"wrote {out} ({len(files)} implementation{'s' if len(files) != 1 else ''})")
     return 0
 
 
