@@ -53,14 +53,15 @@ def named_by(nodeid: str, wanted_id: str) -> bool:
     return nodeid == wanted_id or nodeid.startswith(wanted_id + "::") or nodeid.startswith(wanted_id + "[")
 
 
-def select(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keep, of the kit's items, those the command line named; deselect the others."""
+def select(config: pytest.Config, items: list[pytest.Item], active: bool) -> None:
+    """Keep, of the kit's items, those the command line named; deselect the others. ``active``: an
+    implementation is named, so the corpus's items were added."""
     ids = wanted(config)
     if not ids:
         return
     missing = [w for w in ids if not any(named_by(item.nodeid, w) for item in items)]
     if missing:
-        raise pytest.UsageError(_not_found(config, missing))
+        raise pytest.UsageError(_not_found(missing, active))
     kit = [item for item in items if item.nodeid.startswith(PREFIX)]
     dropped = [item for item in kit if not any(named_by(item.nodeid, w) for w in ids)]
     if dropped:
@@ -69,14 +70,10 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
         config.hook.pytest_deselected(items=dropped)
 
 
-def _not_found(config: pytest.Config, missing: list[str]) -> str:
+def _not_found(missing: list[str], active: bool) -> str:
     hint = (
         "`pytest --collect-only -q` with the same options lists every node id"
-        if config.getoption("crescent_cmd") or config.getoption("crescent_impl") or _from_ini(config)
+        if active
         else "the kit adds its items only with --crescent-cmd or --crescent-impl"
     )
     return "not found: " + ", ".join(missing) + f" (no scenario run has that node id; {hint})"
-
-
-def _from_ini(config: pytest.Config) -> bool:
-    return bool(config.getini("crescent_cmd") or config.getini("crescent_impl"))

@@ -366,7 +366,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     _add_logs(session, config, items)
     if active(config):
         _add_corpus(session, config, items)
-    select_named(config, items)
+    select_named(config, items, active(config))
 
 
 def _add_corpus(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
