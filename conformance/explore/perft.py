@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from conformance.adapter import Adapter, Info, Reply
+from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
 from crescent_ref.perft import actions, perft
 from crescent_ref.profiles import Profile, get_profile
@@ -52,6 +53,15 @@ class ActionRefused(Exception):
         self.path, self.reason = path, reason
         super().__init__(f"the implementation refused {path[-1]!r} after {' '.join(path[:-1]) or 'the start'} "
                          f"({reason or 'no reason'}), which it counted")  # fmt: skip
+
+
+class NotAnAction(Exception):
+    """The implementation accepted, as one it counted, an action the spec's notation cannot read."""
+
+    def __init__(self, action: str) -> None:
+        self.action = action
+        super().__init__(f"the implementation counted and accepted {action!r}, which is not an action "
+                         "(spec/notation.md)")  # fmt: skip
 
 
 def replay(adapter: Adapter, profile: str, position: str, path: tuple[str, ...]) -> dict[str, Any]:
@@ -111,7 +121,7 @@ class CountersFromReference:
         """Play on both (the reference only when the implementation accepts)."""
         reply = self.inner.act(action)
         if reply.accepted and self.game is not None:
-            self.game.apply(action)
+            _follow(self.game, action)
         return dataclasses.replace(reply, state=self._counted(reply.state))
 
     def _counted(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -129,6 +139,14 @@ class CountersFromReference:
         """Nothing of its own (the inner adapter is closed by who made it)."""
 
 
+def _follow(game: Game, action: str) -> None:
+    """Play on the reference an action the implementation accepted (NotAnAction when it is unreadable)."""
+    try:
+        game.apply(action)
+    except NotationError:
+        raise NotAnAction(action) from None
+
+
 def check(adapter: Adapter, case: PerftCase, rules: Profile | None = None, reshuffle_count: bool = True) -> list[str]:
     """Differences between the adapter's counts and the case's, divided down at the shallowest one.
 
@@ -144,6 +162,8 @@ def check(adapter: Adapter, case: PerftCase, rules: Profile | None = None, reshu
         return _counts_differ(adapter, case, expected_counts, rules)
     except ActionRefused as err:
         return [f"{case.name} [{case.profile}]: {err}", *_refused_lines(case, err.path, rules)]
+    except NotAnAction as err:
+        return [f"{case.name} [{case.profile}]: {err}"]
 
 
 def _root_actions_accepted(adapter: Adapter, case: PerftCase) -> None:
@@ -155,7 +175,10 @@ def _root_actions_accepted(adapter: Adapter, case: PerftCase) -> None:
 
 def _refused_lines(case: PerftCase, path: tuple[str, ...], rules: Profile | None) -> list[str]:
     game = _reference_node(case, rules, path[:-1])
-    said = "accepts" if game.apply(path[-1], dry_run=True).accepted else "refuses it too"
+    try:
+        said = "accepts" if game.apply(path[-1], dry_run=True).accepted else "refuses it too"
+    except NotationError:
+        return ["  it is not an action (spec/notation.md)", f"  reference: {_play_line(case, path[:-1], rules)}"]
     return [f"  the reference {said}", f"  reference: {_play_line(case, path, rules)}"]
 
 

@@ -8,8 +8,9 @@ import jsonschema
 import pytest
 import yaml
 
+from conformance.adapter import Reply
 from conformance.adapters.reference import ReferenceAdapter
-from conformance.explore.perft import PerftCase, adapter_divide, adapter_perft, cases
+from conformance.explore.perft import PerftCase, adapter_divide, adapter_perft, cases, check
 from crescent_ref.game import Game
 from crescent_ref.perft import divide, perft
 from crescent_ref.spec_files import spec_dir
@@ -52,3 +53,30 @@ def test_depth_zero_is_one_and_divide_needs_depth() -> None:
     assert perft(game, 0) == 1
     with pytest.raises(ValueError, match="depth of 1"):
         divide(game, 0)
+
+
+class ListsGarbage(ReferenceAdapter):
+    """Lists an unreadable move beside the real ones; ``accepts`` says whether playing it is accepted."""
+
+    def __init__(self, accepts: bool) -> None:
+        super().__init__()
+        self.accepts = accepts
+
+    def legal_moves(self) -> list[str]:
+        return [*super().legal_moves(), "zz"]
+
+    def act(self, action: str) -> Reply:
+        if action != "zz":
+            return super().act(action)
+        state = super().start("app", position=CASES[0].position)  # any state: perft reads only its counters
+        return Reply(
+            self.accepts, None if self.accepts else "no-such-card", "move" if self.accepts else None, (), state
+        )
+
+
+@pytest.mark.parametrize("accepts", [True, False])
+@pytest.mark.parametrize("counters", [True, False], ids=["own-counter", "reference-counter"])
+def test_an_unreadable_counted_move_fails_the_case_and_is_named(accepts: bool, counters: bool) -> None:
+    case = PerftCase(CASES[0].name, CASES[0].profile, CASES[0].position, {1: CASES[0].counts[1]})
+    problems = check(ListsGarbage(accepts), case, reshuffle_count=counters)
+    assert problems and any("'zz'" in line or line.endswith("actions: zz") for line in problems), problems
