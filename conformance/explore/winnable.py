@@ -99,6 +99,11 @@ def _replayed(rules: Profile, code: str, line: list[str]) -> dict[str, Any] | No
     return state if won else None
 
 
+def _foundation_top(key: str, top: Any) -> str:
+    """A foundation as the state reports it: its top card, or that it is missing."""
+    return f"{key} missing" if top is None else f"{key} at {top}"
+
+
 def _short_of_win(state: dict[str, Any], reference: dict[str, Any]) -> str:
     """What the implementation's final state lacks of the reference's won table ("" when nothing)."""
     foundations = state.get("foundations")
@@ -106,7 +111,7 @@ def _short_of_win(state: dict[str, Any], reference: dict[str, Any]) -> str:
         return "the reported state has no foundations to check the win on"
     unfinished = sorted(k for k, top in reference["foundations"].items() if foundations.get(k) != top)
     if unfinished:
-        shown = ", ".join(f"{k} at {foundations.get(k)!r}" for k in unfinished[:4])
+        shown = ", ".join(_foundation_top(k, foundations.get(k)) for k in unfinished[:4])
         return f"{len(unfinished)} foundation(s) are not finished ({shown}; each should end at its last card)"
     piles = state.get("piles")
     if piles is not None and (not isinstance(piles, list) or any(piles)):

@@ -76,6 +76,20 @@ def test_a_won_status_without_the_cards_home_is_not_a_win() -> None:
     assert exit_code([check]) == 1
 
 
+class EmptiesTheFoundations(ReferenceAdapter):
+    """Plays the line for real but reports every foundation empty (an empty mapping)."""
+
+    def act(self, action: str) -> Reply:
+        reply = super().act(action)
+        return Reply(reply.accepted, reply.reason, reply.effect, reply.moves, {**reply.state, "foundations": {}})
+
+
+def test_a_foundation_the_state_leaves_out_is_said_missing() -> None:
+    check = check_code(EmptiesTheFoundations(), "app", EASY, BUDGET)
+    assert check.finding == "not-won" and "8 foundation(s) are not finished (A♠ missing" in check.detail
+    assert "None" not in check.detail
+
+
 def test_a_state_without_foundations_is_not_taken_as_a_win() -> None:
     check = check_code(HidesTheFoundations(), "app", EASY, BUDGET)
     assert check.finding == "not-won" and "no foundations" in check.detail
