@@ -9,9 +9,10 @@ whole ``crescent-conformance run -q --id layout-001``: start, load the corpus, o
 - off: ``CRESCENT_CACHE_DIR=off``.
 Then the corpus under pytest on the reference, serial against ``-n 2`` (wall and CPU of the whole
 pytest process tree), warm cache; and the same with only the items of one scenario selected
-(``-k``), which splits each way's CPU into what a process tree pays once and what each scenario item
-costs (the slope between the two runs: under xdist, the item's judging plus its six messages to the
-controller and the controller's handling of them). Runs alternate, so a drift in the machine's load
+(``-k``), which splits each way's CPU and wall time into what a process tree pays once and what each
+scenario item costs (the slope between the two runs: under xdist, the item's judging plus its six
+messages to the controller and the controller's handling of them), and says at how many items of
+that cost the two wall lines would cross. Runs alternate, so a drift in the machine's load
 touches both sides; medians are printed, with the load average and whether Python writes bytecode
 caches at the end (with ``PYTHONDONTWRITEBYTECODE`` set and no caches yet, every process compiles the kit, and
 pytest rewrites the asserts of every plugin package, Hypothesis's included: a run then takes about
@@ -62,24 +63,47 @@ def passed(stdout: str) -> int:
 
 
 def per_item(env: dict[str, str], cwd: str, repeat: int) -> None:
-    """Each way's CPU split into a fixed part and a part per scenario item (two selections, alternated)."""
+    """Each way's CPU and wall split into a fixed part and a part per scenario item (two selections,
+    alternated), and how many items a run would need before ``-n 2`` took less wall time than serial."""
     ways = {"serial": PYTEST, "-n 2": [*PYTEST, "-n", "2"]}
-    runs: dict[tuple[str, str], list[tuple[float, int]]] = {}
+    runs: dict[tuple[str, str], list[tuple[float, float, int]]] = {}
     for n in range(repeat):
         for way, argv in ways.items():
             for chosen in ("all", "one"):
-                cpu, _, out = child_run([*argv, *(ONE_SCENARIO if chosen == "one" else [])], env, cwd)
-                runs.setdefault((way, chosen), []).append((cpu, passed(out)))
+                cpu, wall, out = child_run([*argv, *(ONE_SCENARIO if chosen == "one" else [])], env, cwd)
+                runs.setdefault((way, chosen), []).append((cpu, wall, passed(out)))
         print(f"  round {n + 1}/{repeat}", file=sys.stderr, flush=True)
+    walls: dict[str, tuple[float, float]] = {}
     for way in ways:
-        (all_cpu, all_n), (one_cpu, one_n) = (_median(runs[way, chosen]) for chosen in ("all", "one"))
-        slope = (all_cpu - one_cpu) / (all_n - one_n)
-        print(f"{way:<22} {slope * 1e3:5.2f} ms cpu a scenario item, {one_cpu - slope * one_n:5.2f} s cpu once"
-              f" ({one_n} and {all_n} items)")
+        (cpu, cpu_once, n_one, n_all), (wall, wall_once, _, _) = (_split_cost(runs, way, k) for k in (0, 1))
+        walls[way] = (wall, wall_once)
+        print(
+            f"{way:<22} {cpu * 1e3:5.2f} ms cpu a scenario item, {cpu_once:5.2f} s cpu once;"
+            f" {wall * 1e3:5.2f} ms wall an item, {wall_once:5.2f} s wall once ({n_one} and {n_all} items)"
+        )
+    print(break_even(walls["serial"], walls["-n 2"]))
 
 
-def _median(runs: list[tuple[float, int]]) -> tuple[float, int]:
-    return statistics.median(cpu for cpu, _ in runs), runs[0][1]
+def _split_cost(
+    runs: dict[tuple[str, str], list[tuple[float, float, int]]], way: str, k: int
+) -> tuple[float, float, int, int]:
+    """The slope (seconds an item) and intercept (seconds once) of figure ``k`` (0 cpu, 1 wall) between the
+    medians of the one-scenario and the whole-corpus runs of ``way``."""
+    (all_s, all_n), (one_s, one_n) = (_median(runs[way, chosen], k) for chosen in ("all", "one"))
+    slope = (all_s - one_s) / (all_n - one_n)
+    return slope, one_s - slope * one_n, one_n, all_n
+
+
+def break_even(serial: tuple[float, float], parallel: tuple[float, float]) -> str:
+    """Where the two wall lines (seconds an item, seconds once) cross, in scenario items."""
+    saved, extra = serial[0] - parallel[0], parallel[1] - serial[1]
+    if saved <= 0:
+        return "wall: -n 2 costs no less per item than serial, so it never catches up"
+    return f"wall: -n 2 would match serial at about {extra / saved:,.0f} scenario items of this cost"
+
+
+def _median(runs: list[tuple[float, float, int]], k: int) -> tuple[float, int]:
+    return statistics.median(run[k] for run in runs), runs[0][2]
 
 
 def environment(cache: str) -> dict[str, str]:

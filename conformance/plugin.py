@@ -11,33 +11,22 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance.adapter import Adapter, AdapterError, Info
 from conformance.adapters.pipes import MAX_LINE, end_children_on_exit
-from conformance.adapters.session import make_adapter
-from conformance.contract import Contract
-from conformance.contract.expectations import Expectations, fuzz_rules, load_expectations, write_expectations
-from conformance.corpus.load import load_files
-from conformance.corpus.scenarios import Scenario
-from conformance.files import OutputPathError, check_writable
 from conformance.idle_hypothesis import quiet_idle_hypothesis
-from conformance.judging.report import (
-    area_summary_records,
-    counts,
-    declared_lines,
-    failure_headline,
-    format_failure,
-    report_header_records,
-    write_records,
-)
-from conformance.judging.runner import Result, judge
 from conformance.nodeids import select as select_named
 from conformance.nodeids import take as take_named
-from conformance.wording import not_run, unit_line
-from crescent_ref.errors import CrescentError
+
+if TYPE_CHECKING:  # imported where used: an xdist controller or a session without an implementation needs none
+    from conformance.adapter import Adapter, Info
+    from conformance.contract import Contract
+    from conformance.contract.expectations import Expectations
+    from conformance.corpus.scenarios import Scenario
+    from conformance.judging.runner import Result
+    from crescent_ref.errors import CrescentError
 
 OPTIONS = {
     "impl": "implementation in-process: 'reference' or module:factory",
@@ -61,8 +50,8 @@ OPTIONS = {
     "max_failures": "show only the first N failures in full (per process), the others in one line each",
     "label": "a name for this run of the implementation (reports, matrix columns)",
 }
-_ADAPTER = pytest.StashKey[Adapter]()
-_INFO = pytest.StashKey[Info]()
+_ADAPTER = pytest.StashKey["Adapter"]()
+_INFO = pytest.StashKey["Info"]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -134,6 +123,8 @@ class ScenarioItem(pytest.Item):
         self.add_marker(getattr(pytest.mark, scenario.area.replace("-", "_")))
 
     def setup(self) -> None:
+        from conformance.judging.runner import Result, judge
+
         adapter = self.config.stash[_ADAPTER]
         try:
             _info(self.config)
@@ -180,6 +171,8 @@ class ScenarioErrored(ScenarioFailed):
 def _failure_text(config: pytest.Config, result: Result) -> str:
     """What went wrong in its first line (pytest's short summary line shows it after the item's id, which
     already names the scenario), then the whole failure; ``--tb=line`` keeps the first line only."""
+    from conformance.judging.report import failure_headline, format_failure
+
     headline = failure_headline(result)
     if config.getoption("tbstyle", "auto") == "line":
         return headline
@@ -201,6 +194,9 @@ def _impl_label(config: pytest.Config) -> str:
 def contract(config: pytest.Config) -> Contract:
     """The contract of this session: the handshake (asked once), the expectations file, label and command.
     Before a handshake (or after a failed one) the declarations are unknown."""
+    from conformance.adapter import Info
+    from conformance.contract import Contract
+
     if _CONTRACT not in config.stash:
         try:
             info = _info(config)
@@ -215,6 +211,9 @@ def _label(config: pytest.Config) -> str:
 
 
 def _loaded_expectations(config: pytest.Config) -> Expectations:
+    from conformance.contract.expectations import Expectations, load_expectations
+    from crescent_ref.errors import CrescentError
+
     try:
         return load_expectations(option(config, "expectations"))
     except CrescentError:
@@ -240,12 +239,14 @@ def _info(config: pytest.Config) -> Info:
 
 
 def _handshake_fault(err: Exception) -> str:
+    from conformance.adapter import AdapterError
+
     text = str(err) if isinstance(err, AdapterError) else f"{type(err).__name__}: {err}"
     return text if text.startswith("handshake failed") else f"handshake failed: {text}"
 
 
 _HANDSHAKE = pytest.StashKey[Exception]()
-_CONTRACT = pytest.StashKey[Contract]()
+_CONTRACT = pytest.StashKey["Contract"]()
 
 
 @pytest.hookimpl(wrapper=True)
@@ -313,6 +314,8 @@ def controls_workers(config: pytest.Config) -> bool:
 
 def _adapter(config: pytest.Config, timeout: float, max_line: int) -> Adapter:
     """The adapter the options name; UsageError when the user's module or factory cannot give one."""
+    from conformance.adapters.session import make_adapter
+
     impl, cmd, validate = option(config, "impl"), option(config, "cmd"), bool(option(config, "validate_protocol"))
     try:
         return make_adapter(impl, cmd, timeout, max_line, validate)
@@ -337,6 +340,8 @@ def _number(config: pytest.Config, name: str, kind: type[float] | type[int], def
 
 def _check_outputs(config: pytest.Config) -> None:
     """Output files must be writable before the run starts, not found out after it."""
+    from conformance.files import OutputPathError, check_writable
+
     for name in ("report", "write_expectations"):
         if option(config, name):
             try:
@@ -370,6 +375,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 def _add_corpus(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    from conformance.corpus.load import load_files
+    from crescent_ref.errors import CrescentError
+
     extra = [Path(p) for p in _split(option(config, "scenarios"))]
     by_file: dict[str, list[Scenario]] = {}
     broken = False
@@ -410,6 +418,9 @@ def _collect_error(session: pytest.Session, file: Path, err: CrescentError) -> N
 
 def _expectations(config: pytest.Config, scenarios: list[Scenario], check: bool) -> Expectations:
     """The expectations file; a malformed one, or one naming unknown scenarios, is a usage error."""
+    from conformance.contract.expectations import load_expectations
+    from crescent_ref.errors import CrescentError
+
     try:
         expectations = load_expectations(option(config, "expectations"))
     except CrescentError as err:
@@ -463,6 +474,8 @@ class FuzzItem(pytest.Item):
         self.profile, self.part = profile, part
 
     def runtest(self) -> None:
+        from conformance.adapters.session import make_adapter
+        from conformance.contract.expectations import fuzz_rules
         from conformance.explore.fuzz import FuzzConfig, Ignore, fuzz
         from conformance.explore.fuzz.database import open_database, past_cases, save_case
 
@@ -585,6 +598,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     if config.option.collectonly:
         return
+    from conformance.contract.expectations import write_expectations
+    from conformance.judging.report import report_header_records, write_records
+
     records = sorted(store.records, key=lambda r: (r["file"], r["line"], r["profile"]))
     finished = _finished(session, exitstatus, store, records)
     complete = finished and not _selected(config) and _covers_corpus(store, records)
@@ -652,6 +668,9 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         return
     store = config.stash[_RECORDS]
     if store.records:
+        from conformance.judging.report import area_summary_records, counts, declared_lines, report_header_records
+        from conformance.wording import not_run, unit_line
+
         terminalreporter.write_sep("=", "Crescent conformance by rule area")
         header = report_header_records(store.records, True)
         breakdown = not_run(store.records)

@@ -4,7 +4,8 @@ Each run here is a fresh pytest process (with Hypothesis's plugin loaded, unlike
 tests) with a plugin ``facts`` (``-p facts``: a conftest's hooks would not see the scenario items,
 which live outside its folder) that writes down, per process, what that process ended with: whether
 Hypothesis was imported, whether its plugin was still registered, how many reports carried a
-scenario record and how many of those named the implementation and contract.
+scenario record and how many of those named the implementation and contract, and which of the
+modules that judge had been imported at session start and at the end.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ import json, os, sys
 from pathlib import Path
 
 seen = {"records": 0, "identities": 0}
+JUDGING = ("conformance.judging.runner", "conformance.corpus.load", "conformance.adapters.session")
+
+def pytest_sessionstart(session):
+    seen["judging_at_start"] = sorted(m for m in JUDGING if m in sys.modules)
 
 def pytest_runtest_logreport(report):
     text = getattr(report, "crescent", None)
@@ -34,6 +39,7 @@ def pytest_unconfigure(config):
         "worker": hasattr(config, "workerinput"),
         "hypothesis_imported": "hypothesis" in sys.modules,
         "hypothesis_plugin": config.pluginmanager.get_plugin("hypothesispytest") is not None,
+        "judging_at_end": sorted(m for m in JUDGING if m in sys.modules),
         **seen,
     }
     Path(f"facts-{os.getpid()}.json").write_text(json.dumps(facts))
@@ -87,6 +93,13 @@ def test_a_session_with_a_users_test_leaves_hypothesis_alone(kit: pytest.Pyteste
     assert only["hypothesis_plugin"]
 
 
+def test_a_session_without_an_implementation_never_imports_what_judges(kit: pytest.Pytester) -> None:
+    kit.makepyfile(test_own="def test_one():\n    assert 1 + 1 == 2\n")
+    run(kit).assert_outcomes(passed=1)
+    (only,) = facts(kit).values()
+    assert only["judging_at_end"] == []
+
+
 def test_hypothesis_statistics_still_print_in_a_corpus_run(kit: pytest.Pytester) -> None:
     result = run(kit, "--crescent-impl", "reference", "-k", chosen(), "--hypothesis-show-statistics")
     assert "Hypothesis Statistics" in result.stdout.str()
@@ -107,6 +120,8 @@ def test_under_xdist_only_workers_start_adapters_each_record_arrives_once_and_no
     assert started == sorted(pid for pid, f in facts(kit).items() if f["worker"])  # the controller starts none
     assert not any(f["hypothesis_imported"] or f["hypothesis_plugin"] for f in seen)
     controller = next(f for f in seen if not f["worker"])
+    assert controller["judging_at_start"] == []  # it spawns the workers before importing what judges
+    assert all(f["judging_at_start"] for f in seen if f["worker"])
     assert controller["records"] == len(pairs())
     assert controller["identities"] == 2
     assert sum(f["records"] for f in seen if f["worker"]) == len(pairs())
