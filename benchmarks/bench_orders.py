@@ -65,8 +65,8 @@ def _after_first(*rest: Iterator[tuple[Order, int]]) -> Iterator[tuple[Order, in
 
 # schedules that give slices of several sizes their turn (hoffmann-1892, docs/solver.md)
 PLANS: dict[str, Plan] = {
-    # the first round of 32,000, then the 8,000-node schedule's later rounds (its seeds and sizes): now the solver's
-    "hyb": lambda: slices(PORTFOLIO, FIRST_SLICE, 8, opening=NO_WRAP_FIRST),
+    # the first round of 32,000, then the 8,000-node schedule's later rounds (its seeds and sizes)
+    "hyb": lambda: _after_first(slices(PORTFOLIO, FIRST_SLICE, 8, skip=1)),
     # the first round of 32,000, then that schedule's later rounds and the 8,000 one's (other seeds) in turn
     "twinA": lambda: _after_first(slices(PORTFOLIO, NO_WRAP_FIRST, 8, skip=1),
                                   slices(PORTFOLIO, FIRST_SLICE, 8, skip=1, seeds=16)),

@@ -182,37 +182,31 @@ PORTFOLIO: tuple[Promise, ...] = (
     Promise(8, 48, 2, 4), Promise(8, 40, 1, 4), Promise(16, 48, 1, 4), Promise(8, 24, 1, 0),
 )
 FIRST_SLICE = 8_000  # nodes for each order in the first round; doubled each round
-NO_WRAP_FIRST = 32_000  # the first round's slice without the wrap (hoffmann-1892); later rounds as FIRST_SLICE's.
-# A first round of 32,000 was chosen on the training half of hoffmann-1892's 10 s unknowns (benchmarks/bench_orders.py
-# --recorded: the first 14, each at the nodes its 10 s run spent, where the 8,000 slice won none of them): 32,000 won 4,
-# 64,000 2; the portfolio without its weakest orders (5 or 7 of the 8) 1 each. Doubling from 32,000 lost 14 late wins
-# in 1,000 deals; so only the first round is larger ("hyb" in bench_orders.py: on the next training half 3 of 20 won
-# at the recorded nodes, as did 32,000 and 8,000 in turn, "twinA"; of 50 late wins of the 10 s run, 49 kept, twinA 46).
-# In open 32,000 won 2 of its 10 training unknowns, 0 of the 10 held out: not taken
+NO_WRAP_FIRST = 32_000  # the same without the wrap (hoffmann-1892). Chosen on the training half of hoffmann-1892's 10 s
+# unknowns (benchmarks/bench_orders.py --recorded: the first 14, each at the nodes its 10 s run spent, where the 8,000
+# slice won none of them): 32,000 won 4, 64,000 2; the portfolio without its weakest orders (5 or 7 of the 8) 1 each
+# (held out, 10 CPU s: 8 of 42 won). In open 32,000 won 2 of its 10 training unknowns, 0 of the 10 held out: not taken
 SPREAD = 8  # the tie-break's range from the second round on (0: every round repeats the same searches). Chosen on
 # the training half of the 10 s runs' unknowns (benchmarks/bench_orders.py, 2 M nodes a deal, 14 app and 14
 # hoffmann-1892 deals): without it 0 of the first 12 won; spread 4: 8 of 12; 8: 19 of 28; 16: 19 of 28; 32: 8 of 12;
 # 8 with half the first slice: 10 of 16 (12 with the full one); 8 with only the first order: 7 of 12
 
 
-def opening(profile: Profile) -> int:
-    """The first round's slice for ``profile`` (0: the same as the later rounds'): NO_WRAP_FIRST without
-    the wrap. Without the wrap fewer cards can move out of the way, and a first-round search that needs
-    more than 8,000 nodes to win is common (measured: see NO_WRAP_FIRST). A first-round search begins
-    as it did with the smaller slice and runs on further (what earlier searches proved lost may differ),
-    so an easy deal is still won early; the later rounds are FIRST_SLICE's, with their seeds, so the
-    wins found late on the smaller slice are found again (a little later: the control runs of
-    docs/solver.md check both)."""
-    return 0 if profile.pile_wrap else NO_WRAP_FIRST
+def first_slice(profile: Profile) -> int:
+    """The first round's slice for ``profile``: NO_WRAP_FIRST without the wrap, else FIRST_SLICE. Without
+    the wrap fewer cards can move out of the way, and a first-round search that needs more than 8,000
+    nodes to win is common (measured: see NO_WRAP_FIRST). A first-round search begins as it did with
+    the smaller slice and runs on further (what earlier searches proved lost may differ), so an easy
+    deal is still won early; the control runs of docs/solver.md check it."""
+    return FIRST_SLICE if profile.pile_wrap else NO_WRAP_FIRST
 
 
-def slices(orders: tuple[Order, ...], first: int = FIRST_SLICE, spread: int = 0, *, opening: int = 0,
-           skip: int = 0, seeds: int = 0) -> Iterator[tuple[Order, int]]:
+def slices(orders: tuple[Order, ...], first: int = FIRST_SLICE, spread: int = 0, *, skip: int = 0,
+           seeds: int = 0) -> Iterator[tuple[Order, int]]:
     """The restarts, endless: each order of ``orders`` for ``first`` nodes, then each for twice as
     many, and so on (the caller's budget ends it). With a ``spread``, round ``r`` (from 0) gives each
     Promise from the second round on the tie-break of seed ``r`` (``noise``), so a restart is not the
-    previous search of its order again with more nodes; the first round stays as it was. With an
-    ``opening``, the first round's searches get that many nodes instead of ``first``. ``skip``
+    previous search of its order again with more nodes; the first round stays as it was. ``skip``
     rounds are left out (the sequence starts at round ``skip``), and ``seeds`` is added to every seed
     (another sequence of tie-breaks). (Luby's sequence of slices instead of doubling, seeded alike,
     won 5 of 14 training deals against 7.)"""
@@ -221,7 +215,7 @@ def slices(orders: tuple[Order, ...], first: int = FIRST_SLICE, spread: int = 0,
         for order in orders:
             if spread and rounds and isinstance(order, Promise):
                 order = replace(order, seed=seeds + rounds, spread=spread)
-            yield order, opening if opening and not rounds else size
+            yield order, size
         size, rounds = size * 2, rounds + 1
 
 

@@ -371,7 +371,7 @@ def solve(game: Game, budget: Budget | None = None, *, prune: bool = True, order
     if order == "depth-first":
         return Search(game.profile, budget, prune, depth_first, tick=tick, core=compiled,
                       waits_most=waits_most(game.profile), pairs=PAIRS_FROM <= 0).run(game.position)
-    return Restarts(game.profile, budget, prune, tick, compiled, opening=orders.opening(game.profile)).run(
+    return Restarts(game.profile, budget, prune, tick, compiled, first=orders.first_slice(game.profile)).run(
         game.position)
 
 
@@ -388,7 +388,6 @@ class Restarts:
     lost: set[bytes] = field(default_factory=set)  # so do positions proved not winnable
     orders: tuple[Order, ...] = PORTFOLIO  # the schedule of restarts (orders.slices)
     first: int = FIRST_SLICE
-    opening: int = 0  # the first round's slice, when not ``first`` (orders.opening)
     spread: int | None = None  # the tie-break's spread from the second round on (None: orders.SPREAD)
     plan: Callable[[], Iterator[tuple[Order, int]]] | None = None  # another schedule (None: orders.slices)
 
@@ -396,7 +395,7 @@ class Restarts:
         began, nodes, stored, count = time.process_time(), 0, 0, 0
         answer = Answer("unknown")
         spread = orders.SPREAD if self.spread is None else self.spread
-        plan = slices(self.orders, self.first, spread, opening=self.opening) if self.plan is None else self.plan()
+        plan = slices(self.orders, self.first, spread) if self.plan is None else self.plan()
         for order, size in plan:
             left = Budget(min(size, self.budget.nodes - nodes), self.budget.seconds - (time.process_time() - began),
                           self.budget.stored)

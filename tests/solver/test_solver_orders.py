@@ -19,9 +19,8 @@ from crescent_ref.solver.orders import (
     PORTFOLIO,
     Promise,
     depth_first,
-    merged,
+    first_slice,
     noise,
-    opening,
     slices,
     tangles,
 )
@@ -94,31 +93,9 @@ def test_seeded_restarts_win_a_deal_that_repeated_ones_leave_unknown() -> None:
 def test_without_the_wrap_the_first_round_gets_the_larger_slice() -> None:
     assert NO_WRAP_FIRST > FIRST_SLICE
     for name in ("app", "open", "morehead-1949", "app+four", "open+closed"):
-        assert opening(get_profile(name)) == 0, name
+        assert first_slice(get_profile(name)) == FIRST_SLICE, name
     for name in ("hoffmann-1892", "hoffmann-1892+four", "hoffmann-1892+reversal"):
-        assert opening(get_profile(name)) == NO_WRAP_FIRST, name
-
-
-def test_an_opening_changes_the_first_round_only() -> None:
-    rounds = 4 * len(PORTFOLIO)
-    plain = list(itertools.islice(slices(PORTFOLIO, 100, 8), rounds))
-    opened = list(itertools.islice(slices(PORTFOLIO, 100, 8, opening=400), rounds))
-    assert [size for _, size in opened[:len(PORTFOLIO)]] == [400] * len(PORTFOLIO)
-    assert [order for order, _ in opened] == [order for order, _ in plain]
-    assert opened[len(PORTFOLIO):] == plain[len(PORTFOLIO):]
-
-
-def test_skip_and_seeds_start_a_sequence_later_with_other_tie_breaks() -> None:
-    later = list(itertools.islice(slices(PORTFOLIO, 100, 8, skip=1, seeds=16), len(PORTFOLIO)))
-    assert [size for _, size in later] == [200] * len(PORTFOLIO)
-    assert all(isinstance(o, Promise) and o.seed == 17 and o.spread == 8 for o, _ in later)
-
-
-def test_merged_sequences_take_turns_by_the_nodes_given() -> None:
-    big = slices(PORTFOLIO[:1], 300)
-    small = slices(PORTFOLIO[1:2], 100)
-    sizes = [size for _, size in itertools.islice(merged(big, small), 6)]
-    assert sizes == [300, 100, 200, 600, 400, 800]
+        assert first_slice(get_profile(name)) == NO_WRAP_FIRST, name
 
 
 def test_the_larger_first_slice_wins_a_hoffmann_deal_in_its_first_round() -> None:
