@@ -16,9 +16,13 @@ that won it.
 from __future__ import annotations
 
 import argparse
+import gzip
+import itertools
+import json
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bench_solver import recorded, unknowns
@@ -26,7 +30,7 @@ from bench_solver import recorded, unknowns
 from crescent_ref.game import Game
 from crescent_ref.solver import fast
 from crescent_ref.solver import search as searching
-from crescent_ref.solver.orders import FIRST_SLICE, PORTFOLIO, Order, Promise
+from crescent_ref.solver.orders import FIRST_SLICE, NO_WRAP_FIRST, PORTFOLIO, Order, Promise, merged, slices
 from crescent_ref.solver.search import Answer, Budget, Restarts
 
 Schedule = tuple[tuple[Order, ...], int, int]  # orders, first slice, spread
@@ -50,14 +54,52 @@ SCHEDULES: dict[str, Schedule] = {
 }
 
 
+Plan = Callable[[], Iterator[tuple[Order, int]]]
+ROUND = len(PORTFOLIO)
+
+
+def _after_first(*rest: Iterator[tuple[Order, int]]) -> Iterator[tuple[Order, int]]:
+    """The first round of 32,000-node searches, then ``rest`` merged (orders.merged)."""
+    return itertools.chain(itertools.islice(slices(PORTFOLIO, NO_WRAP_FIRST, 8), ROUND), merged(*rest))
+
+
+# schedules that give slices of several sizes their turn (hoffmann-1892, docs/solver.md)
+PLANS: dict[str, Plan] = {
+    # the first round of 32,000, then the 8,000-node schedule's later rounds (its seeds and sizes)
+    "hyb": lambda: _after_first(slices(PORTFOLIO, FIRST_SLICE, 8, skip=1)),
+    # the first round of 32,000, then that schedule's later rounds and the 8,000 one's (other seeds) in turn
+    "twinA": lambda: _after_first(slices(PORTFOLIO, NO_WRAP_FIRST, 8, skip=1),
+                                  slices(PORTFOLIO, FIRST_SLICE, 8, skip=1, seeds=16)),
+    # the same, the 8,000 schedule keeping its seeds and the 32,000 one taking others
+    "twinB": lambda: _after_first(slices(PORTFOLIO, NO_WRAP_FIRST, 8, skip=1, seeds=16),
+                                  slices(PORTFOLIO, FIRST_SLICE, 8, skip=1)),
+}
+
+
 def half(path: Path, which: str, count: int) -> list[tuple[str, str]]:
     """The first ``count`` deals of one half of ``path``'s unknowns."""
     every = unknowns(path, 100_000)
     return every[0 if which == "train" else 1::2][:count]
 
 
-def solve_with(schedule: Schedule, profile: str, code: str, budget: Budget) -> Answer:
+def late_wins(path: Path, count: int, skip: int = 0) -> dict[tuple[str, str], int]:
+    """The wins of ``path`` after its first round of restarts (the ones a change of the later rounds
+    can lose), the first ``count`` after ``skip``, each with the nodes its run would have made in the
+    whole budget at that deal's node rate (so that the load does not move the answer)."""
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        data = json.load(f)
+    seconds = data["budget"]["seconds"]
+    late = [e for e in data["results"] if e["verdict"] == "winnable" and e["searches"] > ROUND]
+    return {(e["profile"], e["code"]): round(e["nodes"] / max(e["seconds"], 1e-3) * seconds)
+            for e in late[skip:skip + count]}
+
+
+def solve_with(name: str, profile: str, code: str, budget: Budget) -> Answer:
     game = Game.deal(profile, code)
+    if name in PLANS:
+        return Restarts(game.profile, budget, True, None, fast.core_for(game.profile), plan=PLANS[name]).run(
+            game.position)
+    schedule = SCHEDULES[name]
     orders, first, spread = schedule
     restarts = Restarts(game.profile, budget, True, None, fast.core_for(game.profile), orders=orders, first=first,
                         spread=spread)
@@ -74,7 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1e9)
     parser.add_argument("--recorded", action="store_true", help="each deal's node budget is the nodes FILE's run "
                         "spent on it (the schedule of that run is then unknown there for sure: it need not run)")
-    parser.add_argument("--schedule", action="append", choices=sorted(SCHEDULES), required=True)
+    parser.add_argument("--late", action="store_true", help="FILE's wins after its first round instead, each at the "
+                        "nodes its run would have made in its whole time budget (wins a schedule can lose)")
+    parser.add_argument("--schedule", action="append", choices=sorted([*SCHEDULES, *PLANS]), required=True)
     parser.add_argument("--suit-nodes", type=int, help="the one-suit searches' budget (default search.SUIT_NODES)")
     parser.add_argument("--last-nodes", type=int, help="last.py's sweeps' budget (default search.LAST_NODES)")
     args = parser.parse_args(argv)
@@ -84,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
         searching.LAST_NODES = args.last_nodes
     deals = [d for path in args.files for d in half(path, args.half, args.skip + args.deals)[args.skip:]]
     spent = {d: n for path in args.files for d, n in recorded(path).items()} if args.recorded else {}
+    if args.late:
+        spent = {d: n for path in args.files for d, n in late_wins(path, args.deals, args.skip).items()}
+        deals = list(spent)
     won = dict.fromkeys(args.schedule, 0)
     nodes = dict.fromkeys(args.schedule, 0)
     cpu = dict.fromkeys(args.schedule, 0.0)
@@ -92,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         row = []
         budget = Budget(nodes=spent.get((profile, code), args.nodes), seconds=args.seconds)
         for name in args.schedule:
-            answer = solve_with(SCHEDULES[name], profile, code, budget)
+            answer = solve_with(name, profile, code, budget)
             won[name] += answer.verdict == "winnable"
             nodes[name] += answer.nodes
             cpu[name] += answer.seconds
@@ -102,8 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     for name in args.schedule:
         print(f"{name:<10} won {won[name]:>3} of {len(deals)}  {nodes[name] / 1e6:8.1f} M nodes {cpu[name]:7.1f} CPU s")
-    per_deal = "as recorded" if args.recorded else f"{args.nodes:,}"
-    print(f"{args.half} half, {per_deal} nodes / {args.seconds:g} s a deal; {time.monotonic() - began:.0f} s wall; "
+    per_deal = "as recorded" if args.recorded or args.late else f"{args.nodes:,}"
+    what = "late wins" if args.late else f"{args.half} half"
+    print(f"{what}, {per_deal} nodes / {args.seconds:g} s a deal; {time.monotonic() - began:.0f} s wall; "
           f"load average {load}", file=sys.stderr)
     return 0
 

@@ -201,16 +201,30 @@ def first_slice(profile: Profile) -> int:
     return FIRST_SLICE if profile.pile_wrap else NO_WRAP_FIRST
 
 
-def slices(orders: tuple[Order, ...], first: int = FIRST_SLICE, spread: int = 0) -> Iterator[tuple[Order, int]]:
+def slices(orders: tuple[Order, ...], first: int = FIRST_SLICE, spread: int = 0, *, skip: int = 0,
+           seeds: int = 0) -> Iterator[tuple[Order, int]]:
     """The restarts, endless: each order of ``orders`` for ``first`` nodes, then each for twice as
     many, and so on (the caller's budget ends it). With a ``spread``, round ``r`` (from 0) gives each
     Promise from the second round on the tie-break of seed ``r`` (``noise``), so a restart is not the
-    previous search of its order again with more nodes; the first round stays as it was. (Luby's
-    sequence of slices instead of doubling, seeded alike, won 5 of 14 training deals against 7.)"""
-    size, rounds = first, 0
+    previous search of its order again with more nodes; the first round stays as it was. ``skip``
+    rounds are left out (the sequence starts at round ``skip``), and ``seeds`` is added to every seed
+    (another sequence of tie-breaks). (Luby's sequence of slices instead of doubling, seeded alike,
+    won 5 of 14 training deals against 7.)"""
+    size, rounds = first << skip, skip
     while True:
         for order in orders:
             if spread and rounds and isinstance(order, Promise):
-                order = replace(order, seed=rounds, spread=spread)
+                order = replace(order, seed=seeds + rounds, spread=spread)
             yield order, size
         size, rounds = size * 2, rounds + 1
+
+
+def merged(*plans: Iterator[tuple[Order, int]]) -> Iterator[tuple[Order, int]]:
+    """Several restart sequences in turn, endless: the next search is the next one of the sequence
+    that has been given the fewest nodes so far (the first of them on a tie), so each gets its share."""
+    given = [0] * len(plans)
+    while True:
+        turn = given.index(min(given))
+        order, size = next(plans[turn])
+        given[turn] += size
+        yield order, size

@@ -27,7 +27,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -389,12 +389,14 @@ class Restarts:
     orders: tuple[Order, ...] = PORTFOLIO  # the schedule of restarts (orders.slices)
     first: int = FIRST_SLICE
     spread: int | None = None  # the tie-break's spread from the second round on (None: orders.SPREAD)
+    plan: Callable[[], Iterator[tuple[Order, int]]] | None = None  # another schedule (None: orders.slices)
 
     def run(self, start: Position) -> Answer:
         began, nodes, stored, count = time.process_time(), 0, 0, 0
         answer = Answer("unknown")
         spread = orders.SPREAD if self.spread is None else self.spread
-        for order, size in slices(self.orders, self.first, spread):
+        plan = slices(self.orders, self.first, spread) if self.plan is None else self.plan()
+        for order, size in plan:
             left = Budget(min(size, self.budget.nodes - nodes), self.budget.seconds - (time.process_time() - began),
                           self.budget.stored)
             search = Search(self.profile, left, self.prune, order, tick=self.progress(nodes), memo=self.memo,
