@@ -50,8 +50,11 @@ LOSS_SOURCES = [
     DOC_001 + 'Winning and Losing, quote: "shows how many cards reached the foundations"}',
 ]
 # Deals the solver proves not winnable (benchmarks/proved_deals.py finds them): profile, code.
+# The three wrap deals: dead at the start by waits.py (docs/solver.md, "Wrap deals dead at the start"),
+# one in each base profile with the wrap.
 PROVED = (("hoffmann-1892", "CR1-N-AUVOGSX"), ("hoffmann-1892", "CR1-N-EPHYDWP"),
-          ("hoffmann-1892", "CR1-N-DAUKHRU"))
+          ("hoffmann-1892", "CR1-N-DAUKHRU"), ("app", "CR1-N-SNJSSDU"), ("open", "CR1-N-YFTTZIP"),
+          ("morehead-1949", "CR1-N-JXAWKCP"))
 WIN_STATEMENTS = "[000-end-01, 003-end-01, 001-end-01, 001-end-02, 000-reshuffle-06, 003-reshuffle-06]"
 LOSS_STATEMENTS = "[000-end-02, 003-end-02, 001-end-03, 001-end-05, 000-reshuffle-06]"
 
@@ -140,11 +143,11 @@ def won_lines(args: argparse.Namespace, golden: list[str]) -> list[tuple[str, st
     return found
 
 
-def proved_games(first: int) -> list[str]:
-    """The scenarios of ``PROVED``, numbered from ``first``: each deal proved not winnable by the
-    solver, and the greedy rule's lost game."""
+def proved_games(first: int, pairs: tuple[tuple[str, str], ...] = PROVED) -> list[str]:
+    """The scenarios of ``pairs`` (profile, code), numbered from ``first``: each deal proved not
+    winnable by the solver, and the greedy rule's lost game."""
     body = []
-    for number, (profile, code) in enumerate(PROVED, first):
+    for number, (profile, code) in enumerate(pairs, first):
         answer = solve(Game.deal(profile, code), Budget(seconds=60))
         lost = greedy_loss(profile, code)
         if answer.verdict != "not winnable" or lost is None:
@@ -157,14 +160,44 @@ def proved_games(first: int) -> list[str]:
 def append_proved() -> None:
     """Add the ``PROVED`` games missing from the file after its last scenario."""
     text = OUT.read_text()
-    missing = [pair for pair in PROVED if f'"{pair[1]} in {pair[0]}: proved' not in text]
+    missing = tuple(pair for pair in PROVED if f'"{pair[1]} in {pair[0]}: proved' not in text)
     if not missing:
         print("every proved deal is in the file already")
         return
     last = max(int(n) for n in re.findall(r"id: whole-games-(\d+)", text))
-    body = [b for b in proved_games(last + 1) if any(f'"{c} in {p}: proved' in b for p, c in missing)]
-    write(text.rstrip("\n") + "\n\n" + "\n\n".join(body) + "\n")
+    body = proved_games(last + 1, missing)
+    new = {f"whole-games-{n:03d}" for n in range(last + 1, last + 1 + len(body))}
+    write(tag_choices(text.rstrip("\n") + "\n\n" + "\n\n".join(body) + "\n", new))
     print(f"added {len(body)} proved games to {OUT}")
+
+
+def tag_choices(text: str, ids: set[str]) -> str:
+    """``text`` with each scenario of ``ids`` naming in ``interpretation`` every choice its verdict
+    depends on: tags are computed (conformance.corpus.lint.choice_faults), so each choice of
+    spec/interpretations.md is set otherwise on the reference and a changed verdict adds its name."""
+    from conformance.corpus.load import read_file
+    from conformance.coverage import choice_probes
+
+    temp = OUT.with_name("whole-games.tagging.yaml")
+    temp.write_text(text)
+    try:
+        scenarios = [sc for sc in read_file(temp) if sc.id in ids]
+    finally:
+        temp.unlink()
+    needed: dict[str, list[str]] = {}
+    for probe in choice_probes(scenarios):
+        for sid in {found.partition("[")[0] for found in probe.scenarios}:
+            needed.setdefault(sid, []).append(probe.choice)
+    for sid, names in needed.items():
+        head, _, rest = text.partition(f"id: {sid}\n")
+        line = re.search(r"    interpretation: \[(.*)\]\n", rest)
+        if line is None:
+            raise SystemExit(f"{sid}: no interpretation line")
+        have = line.group(1).split(", ")
+        tags = ", ".join(have + [n for n in dict.fromkeys(names) if n not in have])
+        rest = rest[: line.start()] + f"    interpretation: [{tags}]\n" + rest[line.end():]
+        text = f"{head}id: {sid}\n{rest}"
+    return text
 
 
 def write(text: str) -> None:

@@ -1,6 +1,8 @@
 """Deals proved not winnable (the whole games titled so in spec/scenarios/whole-games.yaml): the solver's
-proof, the same in both search orders, and checked another way: random games never free the
-locked card, the plain rules (rules.faults) never let it move, and none is won."""
+proof, the same in both search orders, and checked another way. Without the wrap (the locked-card
+rule's proofs): random games never free the locked card, the plain rules (rules.faults) never let it
+move, and none is won. With the wrap, every claim is one of the deals test_solver_proved_wrap.py
+proves on both cores and checks without the solver."""
 
 from __future__ import annotations
 
@@ -12,17 +14,29 @@ from crescent_ref.actions import PLACES, RESHUFFLE
 from crescent_ref.cards import CARD_TEXT
 from crescent_ref.deal import MAX_SEED, GameCode
 from crescent_ref.game import Game
+from crescent_ref.profiles import get_profile
 from crescent_ref.rules import faults
 from crescent_ref.solver import Budget, solve
 from crescent_ref.solver.dead import dead, witness
 from crescent_ref.spec_files import load_yaml
+from tests.solver.test_solver_proved_wrap import CODES as WRAP_CODES
+from tests.solver.test_solver_proved_wrap import PROFILES as WRAP_PROFILES
 
-PROVED = [(s["profiles"][0], s["given"]["code"]) for s in load_yaml("scenarios/whole-games.yaml")["scenarios"]
+CLAIMS = [(s["profiles"][0], s["given"]["code"]) for s in load_yaml("scenarios/whole-games.yaml")["scenarios"]
           if "proved not winnable" in s["title"]]  # the corpus's claims, each re-proved here
+PROVED = [(profile, code) for profile, code in CLAIMS if not get_profile(profile).pile_wrap]
 
 
 def test_the_corpus_claims_proved_deals() -> None:
     assert len(PROVED) >= 3
+    assert {profile for profile, _ in CLAIMS} >= {"app", "open", "morehead-1949", "hoffmann-1892"}
+
+
+@pytest.mark.parametrize(("profile", "code"), [claim for claim in CLAIMS if claim not in PROVED])
+def test_a_wrap_claim_is_a_deal_the_wrap_tests_prove(profile: str, code: str) -> None:
+    assert profile in WRAP_PROFILES and code in WRAP_CODES
+    answer = solve(Game.deal(profile, code), Budget(seconds=10))
+    assert answer.verdict == "not winnable" and answer.nodes == 0
 
 
 @pytest.mark.parametrize(("profile", "code"), PROVED)
