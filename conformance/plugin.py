@@ -300,6 +300,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if not controls_workers(config):  # an xdist controller runs no scenario: its workers start their own
         config.stash[_ADAPTER] = _adapter(config, timeout, max_line)
     end_children_on_exit()  # SIGTERM and SIGHUP end the adapter first (an xdist worker too)
+    from crescent_ref.exits import quick_shutdown
+
+    quick_shutdown()  # the session's objects skip the collector's passes at exit (crescent_ref.exits)
     config.stash[_RECORDS] = Records()
     config.pluginmanager.register(config.stash[_RECORDS], "crescent-records")
     for area in _areas():

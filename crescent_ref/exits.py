@@ -12,6 +12,8 @@ no options (``crescent-ref serve``) keeps argparse off its start-up.
 
 from __future__ import annotations
 
+import atexit
+import gc
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -34,6 +36,7 @@ def one_line(err: BaseException) -> str:
 def guarded(prog: str, run: Callable[[], int], faults: Mapping[type[BaseException], int] | None = None) -> int:
     """``run()``'s exit code, with every exception turned into a line and an exit code as above."""
     _tolerant_output()
+    quick_shutdown()
     try:
         code = run()
         sys.stdout.flush()  # here, so that a closed pipe is met while the policy still holds
@@ -58,6 +61,26 @@ def _report(prog: str, err: Exception, codes: Mapping[type[BaseException], int])
         return BUG
     print(f"{prog}: {one_line(err) if code == BAD_INPUT else err}", file=sys.stderr)
     return code
+
+
+def quick_shutdown() -> None:
+    """Let this process end without the garbage collector's passes over everything it made.
+
+    When the interpreter shuts down, it runs full collections over every object still alive: about
+    70 ms each in a process that judged the corpus (90,000 objects), and several per shutdown. At
+    exit (the first time this is called registers it; later calls do nothing), every object moves to
+    the collector's permanent generation (``gc.freeze``), which those passes skip. Objects are still
+    freed as their last reference goes; only objects in reference cycles that are still alive at
+    exit go unfreed, as Python already allows ("__del__ is not guaranteed to be called for objects
+    that still exist when the interpreter exits"). The kit closes its files and ends its child
+    processes explicitly, never through the collector.
+    """
+    if not _SHUTDOWN_HOOKED:
+        _SHUTDOWN_HOOKED.append(True)
+        atexit.register(gc.freeze)
+
+
+_SHUTDOWN_HOOKED: list[bool] = []
 
 
 def _tolerant_output() -> None:
