@@ -184,3 +184,41 @@ def test_a_known_reason_is_looked_past_in_legal_moves_too(tmp_path: Path) -> Non
     mutant = BY_NAME["no_pile_limit_in_app"]
     report = hunt(mutant, tmp_path, 2.0, ignore=Ignore.parse(["reason:pile-full"]), corners=("full-pile",))
     assert report.findings == [] and report.games > 10
+
+
+class LosesACardAtLoad(ReferenceAdapter):
+    """Reports every loaded position with the top card of the first pile that has one gone (nowhere)."""
+
+    def start(self, profile: str, *, position: str | None = None, code: str | None = None) -> dict[str, Any]:
+        state = super().start(profile, position=position, code=code)
+        piles = [list(pile) for pile in state["piles"]]
+        first = next((i for i, pile in enumerate(piles) if pile), None)
+        if first is not None:
+            piles[first].pop()
+        return {**state, "piles": piles}
+
+
+def test_a_card_lost_at_load_is_the_deal_not_autoplay(tmp_path: Path) -> None:
+    # in `open` autoplay could move cards at load; a card that vanishes without reaching a foundation
+    # cannot be its work
+    report = fuzz(LosesACardAtLoad, FuzzConfig(profile="open", seconds=2.0, out=tmp_path))
+    rules = [f.diagnosis.rule for f in report.findings]
+    assert rules == ["deal"], [str(f) for f in report.findings]
+
+
+@pytest.mark.parametrize(("parts", "explained"), [
+    ((("p1", "piles", "8♦,3♠,7♦", "8♦,3♠"), ("foundation_cards", "foundation_cards", 10, 11)), True),
+    ((("p1", "piles", "[8♦,3♠],7♦", "[8♦],3♠"), ("top of ♦K", "foundations", "K♦", "Q♦")), True),
+    ((("p1", "piles", "8♦,3♠,7♦", "8♦,3♠"),), False),  # a card gone, and no foundation took it
+    ((("foundation_cards", "foundation_cards", 10, 8),), False),  # foundations emptied
+    ((("p1", "piles", "8♦,3♠", "8♦,3♠,7♦"), ("foundation_cards", "foundation_cards", 10, 11)), False),
+    ((("p1", "piles", "8♦,3♠,7♦", "8♦,4♠"), ("foundation_cards", "foundation_cards", 10, 11)), False),
+    ((("p1", "piles", "8♦", "-"), ("foundation_cards", "foundation_cards", 10, 11)), True),
+])
+def test_autoplay_explains_only_top_cards_gone_to_the_foundations(parts: tuple[tuple[Any, ...], ...],
+                                                                   explained: bool) -> None:
+    from conformance.explore.fuzz.compare import FieldDiff
+    from conformance.explore.fuzz.diagnose import _autoplay_explains
+
+    diff = Difference("state", 0, fields=tuple(FieldDiff(*part) for part in parts))
+    assert _autoplay_explains(diff) is explained

@@ -420,6 +420,8 @@ def _state_rule(diff: Difference, scene: Scene, fields: list[str]) -> str:
     if diff.action is None:
         if "reshuffles" in fields:
             return "reshuffles"
+        if not _autoplay_explains(diff):
+            return "deal"
         moved = {"foundations", "foundation_cards", "moves"} & set(fields)
         return "autoplay" if moved or (profile.autoplay and "hidden" not in fields) else "deal"
     kind = diff.action.split()[0]
@@ -435,6 +437,35 @@ def _state_rule(diff: Difference, scene: Scene, fields: list[str]) -> str:
     if kind == "undo":
         return "undo-limit"
     return "autoplay" if profile.autoplay or {"foundations", "foundation_cards"} & set(fields) else "top-card"
+
+
+def _autoplay_explains(diff: Difference) -> bool:
+    """Whether autoplay could have made the implementation's state from ours: it only takes top cards
+    of piles to the foundations, so each differing pile of theirs is ours with top cards gone, the
+    foundations differ too, and their count of foundation cards is higher. (A position loaded with a
+    card lost, or a foundation emptied, is a fault of the loading, not of autoplay.)"""
+    fields = {part.field for part in diff.fields}
+    if "piles" in fields and not fields & {"foundations", "foundation_cards"}:
+        return False
+    for part in diff.fields:
+        if part.field == "foundation_cards" and not _number(part.actual) > _number(part.expected):
+            return False
+        if part.field == "piles":
+            ours, theirs = _pile_cards(str(part.expected)), _pile_cards(str(part.actual))
+            if ours is None or theirs is None or len(theirs) >= len(ours) or ours[: len(theirs)] != theirs:
+                return False
+    return True
+
+
+def _pile_cards(text: str) -> list[str] | None:
+    """The cards of a pile's text (``[a,b],c``: face-down ones too; ``-``: none), bottom first; None if unknown."""
+    if text == "?":
+        return None
+    return [] if text == "-" else [card for card in text.replace("[", "").replace("]", "").split(",") if card]
+
+
+def _number(value: object) -> float:
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else float("nan")
 
 
 def _undo_after(scene: Scene, action: str) -> str:
