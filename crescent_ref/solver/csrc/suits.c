@@ -48,11 +48,26 @@ static void one_suit_of(const State *s, int suit, State *part) {
     part->moves = 0;
 }
 
+/* What Search.run answers about a one-suit position before it searches (search.py's
+ * ``run``, with ``prune`` and the compiled core, as Search.solve_suit runs it): won, lost, or dead
+ * at the start by the locked-card rule or waits.py, each with no node made; -2 when it would
+ * search. Asked here, it spares the call into Python for the many one-suit positions decided at
+ * their start; the verdict and the nodes are the same (no key is met, so none is remembered). */
+static int start_verdict(Core *core, const State *part) {
+    Act moves[MAXMOVES];
+    int card, status = status_of(core, part, pile_moves(core, part, moves));
+    if (status == WON) return WINNABLE;
+    if (status == LOST || witness(core, part, &card) >= 0) return NOT_WINNABLE;
+    int stuck = waits_dead(core, part);
+    return stuck < 0 ? -1 : stuck ? NOT_WINNABLE : -2;
+}
+
 /* suits.zero: a one-suit position with no reshuffle left, remembered by its key */
 static int zero_verdict(Core *core, const Relax *r, const State *part, long *nodes) {
     PyObject *key = key_of(core, part);
     if (key == NULL) return -1;
     int verdict = memo_get(r, key);
+    if (verdict == -2 && (verdict = start_verdict(core, part)) >= 0 && memo_set(r, key, verdict) < 0) verdict = -1;
     if (verdict == -2) {
         PyObject *pos = make_position(core, part, NULL, 0);
         PyObject *said = pos ? PyObject_CallOneArg(r->solve_suit, pos) : NULL;
