@@ -173,10 +173,9 @@ def append_proved() -> None:
 
 def tag_choices(text: str, ids: set[str]) -> str:
     """``text`` with each scenario of ``ids`` naming in ``interpretation`` every choice its verdict
-    depends on: tags are computed (conformance.corpus.lint.choice_faults), so each choice of
-    spec/interpretations.md is set otherwise on the reference and a changed verdict adds its name."""
+    depends on, as lint computes them (conformance.corpus.lint.missing_choices)."""
+    from conformance.corpus.lint import missing_choices
     from conformance.corpus.load import read_file
-    from conformance.coverage import choice_probes
 
     temp = OUT.with_name("whole-games.tagging.yaml")
     temp.write_text(text)
@@ -185,16 +184,14 @@ def tag_choices(text: str, ids: set[str]) -> str:
     finally:
         temp.unlink()
     needed: dict[str, list[str]] = {}
-    for probe in choice_probes(scenarios):
-        for sid in {found.partition("[")[0] for found in probe.scenarios}:
-            needed.setdefault(sid, []).append(probe.choice)
+    for sid, choice in missing_choices(scenarios):
+        needed.setdefault(sid, []).append(choice)
     for sid, names in needed.items():
         head, _, rest = text.partition(f"id: {sid}\n")
         line = re.search(r"    interpretation: \[(.*)\]\n", rest)
         if line is None:
             raise SystemExit(f"{sid}: no interpretation line")
-        have = line.group(1).split(", ")
-        tags = ", ".join(have + [n for n in dict.fromkeys(names) if n not in have])
+        tags = ", ".join([line.group(1), *names])
         rest = rest[: line.start()] + f"    interpretation: [{tags}]\n" + rest[line.end():]
         text = f"{head}id: {sid}\n{rest}"
     return text

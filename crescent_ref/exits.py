@@ -13,6 +13,7 @@ no options (``crescent-ref serve``) keeps argparse off its start-up.
 from __future__ import annotations
 
 import atexit
+import functools
 import gc
 import os
 import sys
@@ -63,6 +64,7 @@ def _report(prog: str, err: Exception, codes: Mapping[type[BaseException], int])
     return code
 
 
+@functools.cache
 def quick_shutdown() -> None:
     """Let this process end without the garbage collector's passes over everything it made.
 
@@ -75,12 +77,7 @@ def quick_shutdown() -> None:
     that still exist when the interpreter exits"). The kit closes its files and ends its child
     processes explicitly, never through the collector.
     """
-    if not _SHUTDOWN_HOOKED:
-        _SHUTDOWN_HOOKED.append(True)
-        atexit.register(gc.freeze)
-
-
-_SHUTDOWN_HOOKED: list[bool] = []
+    atexit.register(gc.freeze)
 
 
 def _tolerant_output() -> None:

@@ -184,11 +184,16 @@ def _piles(text: str) -> tuple[tuple[Pile, ...], tuple[int, ...]]:
     parts = text.split("/")
     if len(parts) != PILES:
         raise NotationError("position", f"piles:{text}", f"expected 16 piles separated by '/', got {len(parts)}")
-    piles = [_pile(part, number) for number, part in enumerate(parts, 1)]
+    piles = [parse_pile(part, number) for number, part in enumerate(parts, 1)]
     return tuple(p for p, _ in piles), tuple(h for _, h in piles)
 
 
-def _pile(text: str, number: int) -> tuple[Pile, int]:
+def parse_pile(text: str, number: int) -> tuple[Pile, int]:
+    """A pile's cards (bottom first) and how many lie face down, from its text (``join_pile``'s form).
+
+    Raises:
+        NotationError: the text is not a pile (``number`` names it in the message).
+    """
     body = text.strip()
     if body in ("-", ""):
         return (), 0

@@ -134,21 +134,28 @@ def choice_faults(scenarios: Iterable[Scenario]) -> Iterator[ScenarioError]:
     """Tags are computed, not remembered: each choice of spec/interpretations.md is set otherwise on the
     reference through its parameters (``conformance.coverage.choice_probes``), and a scenario whose
     verdict then changes must name that choice in ``interpretation``."""
-    from conformance.coverage import choice_probes
-
     listed = list(scenarios)
     by_id = {sc.id: sc for sc in listed}
+    for (sid, choice), where in missing_choices(listed).items():
+        sc = by_id[sid]
+        yield ScenarioError(sc.file, sc.line, f"{sid}: $.interpretation",
+                            f"does not name {choice}, a choice its verdict depends on ({'; '.join(where)})")
+
+
+def missing_choices(scenarios: list[Scenario]) -> dict[tuple[str, str], list[str]]:
+    """The choices each scenario's verdict depends on and its ``interpretation`` does not name, by
+    (scenario id, choice): where the verdict changed (profile and parameter), in probe order."""
+    from conformance.coverage import choice_probes
+
+    by_id = {sc.id: sc for sc in scenarios}
     missing: dict[tuple[str, str], list[str]] = {}
-    for probe in choice_probes(listed):
+    for probe in choice_probes(scenarios):
         for key in probe.scenarios:
             sid, _, profile = key.partition("[")
             if probe.choice not in by_id[sid].interpretations:
                 missing.setdefault((sid, probe.choice), []).append(f"{profile.rstrip(']')} with {probe.parameter}="
                                                                    f"{json.dumps(probe.changed)}")
-    for (sid, choice), where in missing.items():
-        sc = by_id[sid]
-        yield ScenarioError(sc.file, sc.line, f"{sid}: $.interpretation",
-                            f"does not name {choice}, a choice its verdict depends on ({'; '.join(where)})")
+    return missing
 
 
 def lint_selected(selected: Iterable[Scenario]) -> Iterator[ScenarioError]:

@@ -30,7 +30,7 @@ from crescent_ref.actions import HOLD, PILES, Action, place_text
 from crescent_ref.cards import ACE, CARD_TEXT, KING
 from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
-from crescent_ref.position import Position
+from crescent_ref.position import Position, parse_pile
 
 STATE_RULES = {
     "reshuffle": {"piles": "reshuffle-effect", "hidden": "turn-up", "moves": "reshuffle-counter",
@@ -457,11 +457,12 @@ def _autoplay_explains(diff: Difference) -> bool:
     return True
 
 
-def _pile_cards(text: str) -> list[str] | None:
-    """The cards of a pile's text (``[a,b],c``: face-down ones too; ``-``: none), bottom first; None if unknown."""
-    if text == "?":
+def _pile_cards(text: str) -> tuple[int, ...] | None:
+    """The cards of a pile's text, face-down ones too, bottom first; None if it is not a pile."""
+    try:
+        return parse_pile(text, 1)[0]
+    except NotationError:
         return None
-    return [] if text == "-" else [card for card in text.replace("[", "").replace("]", "").split(",") if card]
 
 
 def _number(value: object) -> float:
