@@ -119,6 +119,10 @@ class Skip(Exception):
     """Raised by an adapter for a request it cannot serve (the scenario is skipped, not failed)."""
 
 
+RESTART_LIMIT = 3  # stdio: processes in a row that fault before answering, before a plain game decides (0: none)
+GIVEN_UP = "given up"  # how the fault of an implementation no longer started begins (conformance.adapters.stdio)
+
+
 class AdapterError(Exception):
     """The implementation misbehaved (crashed, hung, wrote garbage); ``context`` says what was seen."""
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from conformance.adapter import GIVEN_UP, RESTART_LIMIT
 from conformance.adapters.pipes import MAX_LINE, end_children_on_exit
 from conformance.idle_hypothesis import quiet_idle_hypothesis
 from conformance.nodeids import select as select_named
@@ -38,6 +39,8 @@ OPTIONS = {
     "scenarios": "extra scenario folders (comma-separated)",
     "timeout": "seconds per stdio request (default 10)",
     "max_line": "longest stdio reply line in bytes (default 8 MiB); a longer one is a fault",
+    "restart_limit": "after N stdio processes in a row fault before answering, one plain game decides whether the "
+    "implementation is started again (default 3; 0: always)",
     "fuzz": "also play N differential games per profile against the reference (0 = off)",
     "fuzz_steps": "most actions per differential game (default 50)",
     "fuzz_seed": "seed of the differential games (default 0: the same games every run)",
@@ -135,6 +138,8 @@ class ScenarioItem(pytest.Item):
         if self.result.verdict == "skipped":
             pytest.skip(self.result.detail)
         if self.result.verdict == "errored":
+            if self.result.detail.startswith(GIVEN_UP):  # no later item could play: the session stops, as -x does
+                self.session.shouldfail = f"crescent: {self.result.detail}"
             raise ScenarioErrored(self.result)
 
     def runtest(self) -> None:
@@ -296,6 +301,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     timeout, max_line = _number(config, "timeout", float, 10.0), _number(config, "max_line", int, MAX_LINE)
     _number(config, "max_failures", int, 1)  # a bad value is a usage error now, not at the first failure
+    restart_limit(config)  # so is a bad restart limit (an xdist controller starts no adapter)
     _check_outputs(config)
     if not controls_workers(config):  # an xdist controller runs no scenario: its workers start their own
         config.stash[_ADAPTER] = _adapter(config, timeout, max_line)
@@ -321,24 +327,30 @@ def _adapter(config: pytest.Config, timeout: float, max_line: int) -> Adapter:
 
     impl, cmd, validate = option(config, "impl"), option(config, "cmd"), bool(option(config, "validate_protocol"))
     try:
-        return make_adapter(impl, cmd, timeout, max_line, validate)
+        return make_adapter(impl, cmd, timeout, max_line, validate, restart_limit(config))
     except Exception as err:  # the user's module or factory: a usage error, not a crash of pytest
         raise pytest.UsageError(f"--crescent-impl {impl!r}: cannot load the adapter: {err}") from None
 
 
-def _number(config: pytest.Config, name: str, kind: type[float] | type[int], default: float) -> Any:
-    """A positive number option; UsageError naming that option otherwise."""
+def _number(config: pytest.Config, name: str, kind: type[float] | type[int], default: float, zero: bool = False) -> Any:
+    """A positive number option (``zero``: or zero); UsageError naming that option otherwise."""
     value = option(config, name)
     if value in (None, ""):
         return default
     try:
         number = kind(value)
     except ValueError:
-        number = 0
-    if number <= 0:
+        number = -1
+    if number < 0 or (number == 0 and not zero):
         flag = "--crescent-" + name.replace("_", "-")
-        raise pytest.UsageError(f"{flag} {value!r}: expected a positive number")
+        wanted = "a whole number of zero or more" if zero else "a positive number"
+        raise pytest.UsageError(f"{flag} {value!r}: expected {wanted}")
     return number
+
+
+def restart_limit(config: pytest.Config) -> int:
+    """``--crescent-restart-limit`` (conformance.adapters.stdio: when a failing implementation is given up)."""
+    return int(_number(config, "restart_limit", int, RESTART_LIMIT, zero=True))
 
 
 def _check_outputs(config: pytest.Config) -> None:
@@ -503,7 +515,8 @@ class FuzzItem(pytest.Item):
         timeout = float(option(cfg, "timeout") or 10)
         max_line, validate = _number(cfg, "max_line", int, MAX_LINE), bool(option(cfg, "validate_protocol"))
         impl, cmd = option(cfg, "impl"), option(cfg, "cmd")
-        report = fuzz(lambda: make_adapter(impl, cmd, timeout, max_line, validate), config)
+        limit = restart_limit(cfg)
+        report = fuzz(lambda: make_adapter(impl, cmd, timeout, max_line, validate, limit), config)
         for finding in report.findings:
             if finding.case.given:
                 save_case(db, name, self.profile, finding.case)

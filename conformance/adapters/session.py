@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Iterable
 from typing import Any
 
-from conformance.adapter import Adapter
+from conformance.adapter import RESTART_LIMIT, Adapter
 from conformance.corpus.scenarios import Scenario
 from crescent_ref.errors import CrescentError
 from crescent_ref.profiles import get_profile
@@ -22,14 +22,15 @@ def make_adapter(
     timeout: float = 10.0,
     max_line: int | None = None,
     validate: bool = False,
+    restart_limit: int = RESTART_LIMIT,
 ) -> Adapter:
     """``reference``, ``module:factory`` (in-process) or a command line (stdio; ``validate``: every message
-    checked in full against the protocol schema)."""
+    checked in full against the protocol schema; ``restart_limit``: see conformance.adapters.stdio)."""
     if cmd:
         from conformance.adapters.pipes import MAX_LINE
         from conformance.adapters.stdio import StdioAdapter
 
-        return StdioAdapter(cmd, timeout=timeout, validate=validate, max_line=max_line or MAX_LINE)
+        return StdioAdapter(cmd, timeout, validate, max_line or MAX_LINE, restart_limit)
     if impl in (None, "", "reference"):
         from conformance.adapters.reference import OnDemandReference
 

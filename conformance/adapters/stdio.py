@@ -5,7 +5,12 @@ writes something that is not a reply (not UTF-8, not JSON, NaN, a lone surrogate
 ``max_line`` bytes), echoes the wrong ``seq`` or breaks the message schema, the request fails with
 AdapterError (the scenario is recorded as errored, with what was seen), the process group is
 killed, and the next game starts a fresh one. A failed handshake is not retried: every later
-request fails at once with it. The pipes themselves are bounded by conformance.adapters.pipes.
+request fails at once with it. Nor is an implementation that fails every game: after
+``restart_limit`` processes in a row faulted before answering one request, the next fresh process
+is asked for one plain game (``probe_request``), and if that faults too, no process is started
+again (every later request fails at once, saying so), so that a run against an implementation that
+hangs on every request takes a few timeouts, not one per scenario. The pipes themselves are
+bounded by conformance.adapters.pipes.
 
 A well-formed reply is read in one pass by conformance.adapters.quick (msgspec); any other line is
 read again by the strict reader (lines.py, replies.py), which names the fault. To an implementation
@@ -27,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
-from conformance.adapter import BATCH, STATE_ON_DEMAND, AdapterError, Call, Info, Reply
+from conformance.adapter import BATCH, GIVEN_UP, RESTART_LIMIT, STATE_ON_DEMAND, AdapterError, Call, Info, Reply
 from conformance.adapters import quick
 from conformance.adapters.batch import Asked, Batch, BatchReplies, batch_request
 from conformance.adapters.handshake import PROTOCOL_VERSION, info_from_handshake
@@ -45,14 +50,29 @@ from conformance.adapters.replies import (
     state_of,
 )
 
-__all__ = ["PROTOCOL_VERSION", "StdioAdapter", "clip_context", "parse_line", "protocol_validator", "schema_problem"]
+__all__ = [
+    "PROTOCOL_VERSION",
+    "RESTART_LIMIT",
+    "StdioAdapter",
+    "clip_context",
+    "parse_line",
+    "protocol_validator",
+    "schema_problem",
+]
 T = TypeVar("T")
 
 
 class StdioAdapter(BatchReplies):
     """The adapter protocol spoken to a subprocess."""
 
-    def __init__(self, command: str, timeout: float = 10.0, validate: bool = False, max_line: int = MAX_LINE) -> None:
+    def __init__(
+        self,
+        command: str,
+        timeout: float = 10.0,
+        validate: bool = False,
+        max_line: int = MAX_LINE,
+        restart_limit: int = RESTART_LIMIT,
+    ) -> None:
         self.argv = shlex.split(command)
         if not self.argv:
             raise ValueError("the command line is empty")
@@ -64,6 +84,9 @@ class StdioAdapter(BatchReplies):
         self._info: Info | None = None
         self._broken: AdapterError | None = None
         self.restarts = 0
+        self.restart_limit = restart_limit  # 0: always start again
+        self._dead_starts = 0  # processes in a row that faulted before answering a request
+        self._answered = False  # the current process has answered a request (an errored reply counts)
         self._queue: collections.deque[_Sent] = collections.deque()  # announced requests sent, replies unread
         self._in_flight = False  # a request sent and its reply not read: an interrupt came, or a fault
         self._held: str | None = None  # a write of requests ahead failed: the fault the next new request meets
@@ -111,7 +134,31 @@ class StdioAdapter(BatchReplies):
         except AdapterError as err:
             self._broken = AdapterError(f"handshake failed: {err.message}", err.context)
             raise self._broken from None
+        self._answered = False
+        if self.restart_limit and self._dead_starts >= self.restart_limit:
+            self._probe(self.process)
         return self.process
+
+    def _probe(self, process: Child) -> None:
+        """After ``restart_limit`` processes in a row faulted before answering: one plain game asked of the
+        fresh one. An answer (an errored one too) says the faults were the games' own, and play goes on;
+        a fault here too, and the process is not started again (every later request fails at once)."""
+        faulted, self.seq = self._dead_starts, self.seq + 1
+        deadline = time.monotonic() + self.timeout
+        assert self._info is not None
+        try:
+            self._send(process, self._encode(probe_request(self._info, self.seq, self._lean)), deadline)
+            line, reply = self._read(process, "new-game-reply", deadline)
+            with contextlib.suppress(Errored):
+                self._answer(process, (line, reply), self.seq, loading=True)
+        except AdapterError as err:
+            self._broken = AdapterError(
+                f"{GIVEN_UP} after {faulted + 1} fresh processes in a row faulted before answering (the last on a "
+                f"plain game start): {err.message}",
+                err.context,
+            )
+            raise self._broken from None
+        self._dead_starts = 0
 
     def _handshake(self, process: Child) -> None:
         deadline = time.monotonic() + self.timeout
@@ -130,6 +177,7 @@ class StdioAdapter(BatchReplies):
         self._fail(process, what)
 
     def _fail(self, process: Child, what: str, seen: str | bytes = "") -> NoReturn:
+        self._dead_starts = 0 if self._answered else self._dead_starts + 1
         self._queue.clear()
         self._held = None
         process.kill()
@@ -210,6 +258,7 @@ class StdioAdapter(BatchReplies):
             if answers is not None:  # the next call announced, its batch's line read into answers already
                 queue.popleft()
                 answer: T = answers[sent.index]
+                self._answered = True
                 return answer
         self._in_flight = True  # an interrupt leaves it so: close() then kills at once
         try:
@@ -218,22 +267,23 @@ class StdioAdapter(BatchReplies):
                 raise AdapterError(sent.fault.message, sent.fault.context)
             if sent.batch is not None:
                 answer = self._from_batch(process, sent.batch, sent.index, schema, fast, strict, asked, loading)
-                self._in_flight = False
+                self._in_flight, self._answered = False, True
                 return answer
             if sent.got is None and not self.validate:
                 line = self._receive(process, sent.deadline or time.monotonic() + self.timeout)
                 quickly = fast(line, sent.seq, asked)
                 if quickly is not None:
-                    self._in_flight = False
+                    self._in_flight, self._answered = False, True
                     return quickly
                 sent.got = (line, self._parse(process, line, schema))
             got = sent.got or self._read(process, schema, sent.deadline or time.monotonic() + self.timeout)
             result = self._answer(process, got, sent.seq, loading)
             answer = self._read_field(lambda: strict(result, asked))
-        except Exception:  # a fault or an errored reply: answered
+        except Exception as err:  # a fault or an errored reply: answered
             self._in_flight = False
+            self._answered = self._answered or isinstance(err, Errored)
             raise
-        self._in_flight = False
+        self._in_flight, self._answered = False, True
         return answer
 
     def _exchange(self, key: Key, schema: str) -> tuple[Child, _Sent]:
@@ -508,6 +558,25 @@ def _legal_moves(result: dict[str, Any], asked: Asked) -> list[str]:
 
 def _message_text(result: dict[str, Any], asked: Asked) -> str:
     return message_text(result)
+
+
+PROBE_CODE = "CR1-N-BAAAAAA"  # the plain game of the probe: a game code, or its deal's position text
+
+
+def probe_request(info: Info, seq: int, lean: bool) -> dict[str, Any]:
+    """The ``new_game`` request of the probe: the plain game in the implementation's first profile, by code
+    when it deals codes, else by the deal's position text (no state asked for under state on demand)."""
+    profile = info.profiles[0] if info.profiles else "app"
+    request: dict[str, Any] = {"seq": seq, "cmd": "new_game", "profile": profile}
+    if "game-codes" in info.capabilities:
+        request["code"] = PROBE_CODE
+    else:
+        from crescent_ref.game import Game
+
+        request["position"] = Game.deal(profile, PROBE_CODE).position.to_text()
+    if lean:
+        request["state"] = []
+    return request
 
 
 BODIES = 4096  # request lines kept encoded

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.adapter import Info
+from conformance.adapter import RESTART_LIMIT, Adapter, Info
 from conformance.adapters.pipes import MAX_LINE
+from conformance.adapters.session import make_adapter
 from conformance.contract import Contract, load_expectations
 from crescent_ref.arguments import non_blank, positive
 from crescent_ref.errors import CrescentError
@@ -55,6 +56,20 @@ def adapter_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="check every stdio message in full against spec/schema/protocol.schema.json (for adapter authors)",
     )
+    p.add_argument(
+        "--restart-limit",
+        type=positive(int, zero=True),
+        default=RESTART_LIMIT,
+        metavar="N",
+        help=f"after N processes in a row fault before answering, one plain game decides: if it faults too, the "
+        f"implementation is not started again (stdio; default {RESTART_LIMIT}; 0: start it again for every game)",
+    )
+
+
+def open_adapter(args: argparse.Namespace) -> Adapter:
+    """The adapter that ``adapter_options`` name (what every command that plays connects to)."""
+    validate, limit = args.validate_protocol, args.restart_limit
+    return make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate, limit)
 
 
 def contract_options(p: argparse.ArgumentParser, expectations: str = "") -> None:

@@ -7,8 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conformance.adapter import Adapter
-from conformance.adapters.session import make_adapter
-from conformance.cli.common import Command, adapter_options, nothing_judged, positive
+from conformance.cli.common import Command, adapter_options, nothing_judged, open_adapter, positive
 from conformance.contract.expectations import fuzz_rules, load_expectations
 
 EPILOG = """\
@@ -117,7 +116,7 @@ def _declared_adapter(args: argparse.Namespace, why: list[str]) -> Callable[[], 
 
 def _adapter(args: argparse.Namespace) -> Adapter:
     """A new adapter as the options say (fuzz restarts one after an engine fault)."""
-    return make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
+    return open_adapter(args)
 
 
 COMMAND = Command(

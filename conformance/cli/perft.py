@@ -5,8 +5,15 @@ from __future__ import annotations
 import argparse
 
 from conformance.adapter import Adapter, AdapterError, RuleError, Skip
-from conformance.adapters.session import make_adapter
-from conformance.cli.common import Command, adapter_options, contract_of, contract_options, nothing_judged, positive
+from conformance.cli.common import (
+    Command,
+    adapter_options,
+    contract_of,
+    contract_options,
+    nothing_judged,
+    open_adapter,
+    positive,
+)
 from conformance.contract import Contract
 from conformance.explore.perft import PerftCase
 from crescent_ref.errors import NotationError
@@ -23,7 +30,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def _perft(args: argparse.Namespace) -> int:
     """Every perft case the implementation's profiles allow, up to --max-depth; one line a case."""
-    adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
+    adapter = open_adapter(args)
     try:
         contract = contract_of(args, adapter.info())
         if "legal-moves" not in contract.info.capabilities:

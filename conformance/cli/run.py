@@ -17,10 +17,18 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from conformance.adapter import Adapter, AdapterError, Info
+from conformance.adapter import GIVEN_UP, Adapter, AdapterError, Info
 from conformance.adapters.replies import shown as escaped
-from conformance.adapters.session import SelectionError, check_selection, make_adapter, plan
-from conformance.cli.common import Command, adapter_options, contract_of, contract_options, positive, selection_options
+from conformance.adapters.session import SelectionError, check_selection, plan
+from conformance.cli.common import (
+    Command,
+    adapter_options,
+    contract_of,
+    contract_options,
+    open_adapter,
+    positive,
+    selection_options,
+)
 from conformance.contract import Contract
 from conformance.contract.expectations import load_expectations, write_expectations
 from conformance.corpus.lint import lint_selected
@@ -125,7 +133,7 @@ def _selection(args: argparse.Namespace) -> list[tuple[Scenario, str]] | None:
 
 def _adapter(args: argparse.Namespace) -> Adapter:
     try:
-        return make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
+        return open_adapter(args)
     except (ImportError, AttributeError, TypeError, ValueError) as err:
         raise SelectionError(f"--impl {args.impl!r}: cannot load the adapter: {err}") from None
 
@@ -191,9 +199,12 @@ def _summary(
 def _print_failures(
     args: argparse.Namespace, contract: Contract, results: list[Result], records: list[dict[str, Any]]
 ) -> None:
-    """Each failure in full, up to --max-failures; then one line counting the rest."""
+    """Each failure in full, up to --max-failures; then one line counting the rest; the runs met after the
+    implementation was given up in one block."""
     bad = [(r, outcome(rec)) for r, rec in zip(results, records, strict=True)
            if outcome(rec) in ("failed", "errored", "unexpectedly passed")]  # fmt: skip
+    given_up = [r for r, found in bad if found == "errored" and r.detail.startswith(GIVEN_UP)]
+    bad = [(r, found) for r, found in bad if not (found == "errored" and r.detail.startswith(GIVEN_UP))]
     shown_here = bad[: args.max_failures]
     for r, found in shown_here:
         if found == "unexpectedly passed":
@@ -203,6 +214,10 @@ def _print_failures(
     if len(bad) > len(shown_here):
         print(f"... and {len(bad) - len(shown_here)} more failing {RUNS} not shown (--max-failures "
               f"{args.max_failures}; the summary below counts them all, --report keeps them)\n")  # fmt: skip
+    if given_up:
+        first, hint = given_up[0], "--restart-limit 0 starts the implementation again for every game"
+        print(f"GIVEN UP from {first.key} on: {runs(len(given_up))} not played, each errored: {first.detail}\n"
+              f"  ({hint})\n")  # fmt: skip
 
 
 def next_after_run(

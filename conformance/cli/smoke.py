@@ -6,8 +6,7 @@ import argparse
 
 from conformance.adapter import Adapter, AdapterError
 from conformance.adapters.replies import shown
-from conformance.adapters.session import make_adapter
-from conformance.cli.common import Command, adapter_options, contract_of, contract_options, nothing_judged
+from conformance.cli.common import Command, adapter_options, contract_of, contract_options, nothing_judged, open_adapter
 from conformance.contract import Contract
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
@@ -44,7 +43,7 @@ def handshake_line(contract: Contract) -> str:
 
 def _smoke(args: argparse.Namespace) -> int:
     """Handshake, then the first applicable scenario of each area in a profile the adapter claims."""
-    adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
+    adapter = open_adapter(args)
     try:
         contract = contract_of(args, adapter.info())
         print(shown(handshake_line(contract)))

@@ -5,8 +5,15 @@ from __future__ import annotations
 import argparse
 
 from conformance.adapter import Adapter, AdapterError, RuleError, Skip
-from conformance.adapters.session import make_adapter
-from conformance.cli.common import Command, adapter_options, contract_of, contract_options, nothing_judged, positive
+from conformance.cli.common import (
+    Command,
+    adapter_options,
+    contract_of,
+    contract_options,
+    nothing_judged,
+    open_adapter,
+    positive,
+)
 from conformance.contract import Contract
 from conformance.explore.winnable import CodeCheck
 from crescent_ref.exits import FAILED, OK
@@ -29,7 +36,7 @@ def _winnable(args: argparse.Namespace) -> int:
     """Solve each code on the reference, replay each winning line on the implementation, report."""
     from conformance.explore.winnable import summary
 
-    adapter = make_adapter(args.impl, args.cmd, args.timeout, args.max_line, validate=args.validate_protocol)
+    adapter = open_adapter(args)
     budget = Budget(nodes=args.nodes, seconds=args.seconds)
     try:
         contract = contract_of(args, adapter.info())

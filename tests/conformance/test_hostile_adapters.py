@@ -214,7 +214,7 @@ from conformance.adapter import AdapterError
 resource.setrlimit(resource.RLIMIT_NOFILE, (48, 48))
 reply = '{"version":1,"implementation":{"name":"x","version":"1","language":"sh","profiles":["app"]}}'
 script = f"read l; echo {shlex.quote(reply)}; read l; exit 3"
-adapter = StdioAdapter(f"sh -c {shlex.quote(script)}", timeout=10)
+adapter = StdioAdapter(f"sh -c {shlex.quote(script)}", timeout=10, restart_limit=0)
 for n in range(int(sys.argv[1])):
     try:
         adapter.start("app", code="CR1-N-AAAAAAB")

@@ -1,0 +1,119 @@
+"""An implementation that faults on every game is given up after a few fresh processes, not started for
+each scenario; one that faults only on some games is never given up (conformance.adapters.stdio)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from harness import HERE, PYTHON, Pair, key, passing_pairs, run_pairs
+from plugin_runs import prepared, run
+
+from conformance.adapter import GIVEN_UP, RESTART_LIMIT
+from conformance.adapters.session import make_adapter
+from conformance.adapters.stdio import StdioAdapter
+
+DOOMED = HERE / "fakes" / "doomed_engine.py"
+LENIENT = 30.0  # seconds for a request that should succeed (a loaded machine starts Python slowly)
+
+
+def doomed(mode: str, starts: Path, timeout: float = LENIENT, limit: int = RESTART_LIMIT) -> StdioAdapter:
+    """The adapter of doomed_engine.py in MODE, each start logged to ``starts``."""
+    return StdioAdapter(f"{PYTHON} {DOOMED} {mode} {starts}", timeout=timeout, restart_limit=limit)
+
+
+def started(starts: Path) -> int:
+    """How many processes the fake saw started."""
+    return len(starts.read_text().split()) if starts.exists() else 0
+
+
+def positions(n: int) -> list[Pair]:
+    """``n`` passing pairs that start from a position text."""
+    return [p for p in passing_pairs() if not p[0].code][:n]
+
+
+def codes(n: int) -> list[Pair]:
+    """``n`` passing pairs that start from a game code."""
+    return [p for p in passing_pairs() if p[0].code][:n]
+
+
+def test_a_crash_on_every_game_is_given_up_after_the_limit_and_a_probe(tmp_path: Path) -> None:
+    results = run_pairs(doomed("crash", tmp_path / "starts"), positions(10))
+    details = [r.detail for r in results.values()]
+    assert all(r.verdict == "errored" for r in results.values())
+    assert started(tmp_path / "starts") == RESTART_LIMIT + 1, "three games, then one plain game, then none"
+    assert not any(d.startswith(GIVEN_UP) for d in details[:RESTART_LIMIT]), details[:RESTART_LIMIT]
+    assert all(d.startswith(GIVEN_UP) for d in details[RESTART_LIMIT:]), details[RESTART_LIMIT:]
+    assert "exited (crash)" in details[-1] and f"after {RESTART_LIMIT + 1} fresh processes" in details[-1]
+
+
+def test_a_hang_on_every_game_costs_a_few_timeouts_not_one_a_scenario(tmp_path: Path) -> None:
+    results = run_pairs(doomed("hang", tmp_path / "starts", timeout=2.0), positions(8))
+    assert started(tmp_path / "starts") == RESTART_LIMIT + 1
+    last = list(results.values())[-1]
+    assert last.detail.startswith(GIVEN_UP) and "(hang)" in last.detail, last.detail
+
+
+def test_faults_on_some_games_only_are_not_given_up(tmp_path: Path) -> None:
+    """Crashes on every position text, but a game code's deal plays: the plain game answers, play goes on."""
+    chosen = positions(RESTART_LIMIT + 2) + codes(3)
+    results = run_pairs(doomed("positions", tmp_path / "starts"), chosen)
+    assert [results[key(p)].verdict for p in chosen[-3:]] == ["passed"] * 3, [r.detail for r in results.values()]
+    assert not any(r.detail.startswith(GIVEN_UP) for r in results.values())
+
+
+def test_a_limit_of_zero_starts_it_again_for_every_game(tmp_path: Path) -> None:
+    results = run_pairs(doomed("crash", tmp_path / "starts", limit=0), positions(6))
+    assert started(tmp_path / "starts") == 6
+    assert not any(r.detail.startswith(GIVEN_UP) for r in results.values())
+
+
+def test_make_adapter_passes_the_limit_on(tmp_path: Path) -> None:
+    adapter = make_adapter(cmd=f"{PYTHON} {DOOMED} crash {tmp_path / 's'}", restart_limit=7)
+    assert isinstance(adapter, StdioAdapter) and adapter.restart_limit == 7
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """``crescent-conformance ARGS`` in a child process (its exit code, its output)."""
+    code = "import sys; from conformance.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
+
+
+def test_run_folds_the_runs_after_giving_up_into_one_block(tmp_path: Path) -> None:
+    command = f"{PYTHON} {DOOMED} crash {tmp_path / 'starts'}"
+    done = cli("run", "--cmd", command, "--profile", "app")
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.count("GIVEN UP from ") == 1, done.stdout[-3000:]
+    assert done.stdout.count("ERRORED") == RESTART_LIMIT, "the runs before it in full, the rest in the block"
+    assert "--restart-limit 0" in done.stdout
+
+
+@pytest.mark.parametrize("value", ["-1", "x", "1.5"])
+def test_a_bad_limit_is_a_usage_error(value: str) -> None:
+    done = cli("smoke", "--cmd", "true", "--restart-limit", value)
+    assert done.returncode == 2 and "--restart-limit" in done.stderr, done.stderr
+
+
+@pytest.fixture
+def kit(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    return prepared(pytester, monkeypatch)
+
+
+def test_pytest_stops_the_session_once_the_implementation_is_given_up(kit: pytest.Pytester, tmp_path: Path) -> None:
+    result = run(kit, f"--crescent-cmd={PYTHON} {DOOMED} crash {tmp_path / 'starts'}", "-q")
+    assert result.ret == 1
+    assert started(tmp_path / "starts") == RESTART_LIMIT + 1
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("errors") == RESTART_LIMIT + 1 and "passed" not in outcomes, outcomes
+    assert "crescent: given up after" in result.stdout.str()
+
+
+def test_pytest_takes_the_limit_and_refuses_a_bad_one(kit: pytest.Pytester, tmp_path: Path) -> None:
+    command = f"--crescent-cmd={PYTHON} {DOOMED} crash {tmp_path / 'starts'}"
+    limited = run(kit, command, "-q", "--crescent-restart-limit=1")
+    assert limited.ret == 1 and started(tmp_path / "starts") == 2
+    bad = run(kit, "--crescent-cmd=true", "--crescent-restart-limit=-1")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--crescent-restart-limit '-1'" in bad.stderr.str()
