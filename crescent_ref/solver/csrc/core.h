@@ -118,6 +118,9 @@ typedef struct { int n; int len[MAXMOVES]; Act a[MAXMOVES][MAXSTEP]; } Steps;
 /* a canonical key's bytes at most */
 #define KEYMAX (MAXP * NPILES + NPILES + 13)
 
+/* the key's order of a position's piles (idx) and each pile's head (steps.c's pile_head) */
+typedef struct { int idx[NPILES]; uint64_t head[NPILES]; } KeyOrder;
+
 /* orders.Promise's weights and its tie-break (seed, spread: orders.noise), or flat (orders.depth_first) */
 typedef struct { long home, kept, buried, tangled, seed, spread; int flat; } Promise;
 
@@ -194,6 +197,11 @@ void after(const Core *core, State *s, const Act *step, int len, unsigned *dirty
 void steps(const Core *core, const State *s, const Act *moves, int n, Steps *out);
 void choices(const Core *core, const State *s, const Act *moves, int n, int prune, Steps *out);
 int pile_cmp(const State *s, int a, int b);
+uint64_t pile_head(const State *s, int i);
+void pile_order(const State *s, KeyOrder *o);
+void key_order(const Core *core, const State *s, KeyOrder *o);
+void key_reorder(const Core *core, const State *s, const KeyOrder *parent, unsigned dirty, KeyOrder *o);
+Py_ssize_t key_write(const Core *core, const State *s, const KeyOrder *o, unsigned char *out);
 Py_ssize_t key_into(const Core *core, const State *s, unsigned char *out);
 PyObject *key_of(const Core *core, const State *s);
 long score(const State *s, const Promise *p);

@@ -158,19 +158,16 @@ done:
 /* last.marked_key of a read position and its 16 marks (Core_marked_key checks the Python values first) */
 PyObject *marked_key_of(const State *s, const int *marks) {
     State m;
-    int idx[NPILES], total = 0;
+    KeyOrder o;
+    int *idx = o.idx, total = 0;
     for (int i = 0; i < NPILES; i++) {
         if (s->len[i] >= MAXP) { PyErr_SetString(PyExc_ValueError, "marked_key: a pile too long"); return NULL; }
         m.c[i][0] = (unsigned char)marks[i];
         memcpy(m.c[i] + 1, s->c[i], (size_t)s->len[i]);
         m.len[i] = s->len[i] + 1;
-        idx[i] = i, total += m.len[i];
+        total += m.len[i];
     }
-    for (int i = 1; i < NPILES; i++) {
-        int v = idx[i], j = i - 1;
-        while (j >= 0 && pile_cmp(&m, idx[j], v) > 0) { idx[j + 1] = idx[j]; j--; }
-        idx[j + 1] = v;
-    }
+    pile_order(&m, &o);
     PyObject *key = PyBytes_FromStringAndSize(NULL, 1 + total + (NPILES - 1) + 13);
     if (key == NULL) return NULL;
     unsigned char *out = (unsigned char *)PyBytes_AS_STRING(key);
