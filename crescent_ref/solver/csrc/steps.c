@@ -93,7 +93,9 @@ uint64_t pile_head(const State *s, int i) {
     if (!n) return 0;
     uint64_t h;
     memcpy(&h, s->c[i], 8);  /* a pile's row holds MAXP bytes: the 8 are in it, those past the end masked */
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     h = __builtin_bswap64(h);
+#endif
     return n >= 8 ? h : h & ~(~0ull >> (8 * n));
 }
 
@@ -147,7 +149,7 @@ Py_ssize_t key_write(const Core *core, const State *s, const KeyOrder *o, unsign
     unsigned char *start = out;
     for (int i = 0; i < NPILES; i++) {
         if (i) *out++ = 0xff;
-        memcpy(out, s->c[o->idx[i]], (size_t)s->len[o->idx[i]]);
+        copy_cards(out, s->c[o->idx[i]], s->len[o->idx[i]]);
         out += s->len[o->idx[i]];
     }
     for (int i = 0; i < 4; i++) *out++ = (unsigned char)(core->collapse && meets(s, i) ? 0 : s->up[i]);
