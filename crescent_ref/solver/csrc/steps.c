@@ -174,11 +174,14 @@ PyObject *key_of(const Core *core, const State *s) {
 
 /* -- the search order (orders.Promise with orders.features) ---------------------------------- */
 
-static int code_of(const State *s, int card) {
-    int suit = card / 13, rank = card % 13 + 1;
-    if (rank <= s->up[suit]) return suit * 16 + KING - rank;
-    if (rank >= s->down[suit]) return suit * 16 + rank;
-    return -1;
+/* each card's code (orders.features): suit * 16 + KING - rank when on the Ace foundation's side,
+ * suit * 16 + rank on the King's, -1 while not home; a suit at a time */
+static void codes_of(const State *s, int *codes) {
+    for (int suit = 0; suit < 4; suit++) {
+        int up = s->up[suit], down = s->down[suit], *code = codes + suit * 13;
+        for (int rank = ACE; rank <= KING; rank++)
+            code[rank - 1] = rank <= up ? suit * 16 + KING - rank : rank >= down ? suit * 16 + rank : -1;
+    }
 }
 
 long score(const State *s, const Promise *p) {
@@ -187,7 +190,8 @@ long score(const State *s, const Promise *p) {
     for (int i = 0; i < 4; i++) if (s->up[i] < KING) nexts[nn++] = i * 13 + s->up[i];
     for (int i = 0; i < 4; i++) if (s->down[i] > ACE) nexts[nn++] = i * 13 + s->down[i] - 2;
     int codes[52], nearest[52];  /* nearest: the fewest cards on a copy of the card, over the piles */
-    for (int c = 0; c < 52; c++) codes[c] = code_of(s, c), nearest[c] = DEEP;
+    codes_of(s, codes);
+    for (int c = 0; c < 52; c++) nearest[c] = DEEP;
     long tangled = 0;
     for (int i = 0; i < NPILES; i++) {
         int n = s->len[i];
