@@ -82,6 +82,16 @@ enum { WON, PLAYING, WAITING, LOST };  /* game.status_of's answers, in Core.stat
 /* small questions of a State, asked in several files */
 static inline int top_of(const State *s, int i) { return s->len[i] ? s->c[i][s->len[i] - 1] : NO_CARD; }
 
+/* n cards from ``src`` to ``dst`` (a pile's row, a key, the packed states): a short pile as one 16-byte
+ * copy, which the compiler makes two moves where a memcpy of n bytes is a call. Both sides have room
+ * for the bytes past the n (a pile's row holds MAXP, the others CARDS_PAST spare); those are junk,
+ * written over next. */
+#define CARDS_PAST 16
+static inline void copy_cards(unsigned char *dst, const unsigned char *src, int n) {
+    if (n <= CARDS_PAST) memcpy(dst, src, CARDS_PAST);
+    else memcpy(dst, src, (size_t)n);
+}
+
 static inline int is_near(const Core *core, int card, int other) {
     for (int k = 0; k < core->nnear[card]; k++)
         if (core->near[card][k] == other) return 1;
@@ -115,8 +125,11 @@ static inline PyObject *untracked(PyObject *o) {
 /* the steps of a position: each a few actions (slides, then a move) */
 typedef struct { int n; int len[MAXMOVES]; Act a[MAXMOVES][MAXSTEP]; } Steps;
 
-/* a canonical key's bytes at most */
-#define KEYMAX (MAXP * NPILES + NPILES + 13)
+/* a canonical key's bytes at most, and copy_cards' room past them */
+#define KEYMAX (MAXP * NPILES + NPILES + 13 + CARDS_PAST)
+
+/* the key's order of a position's piles (idx) and each pile's head (steps.c's pile_head) */
+typedef struct { int idx[NPILES]; uint64_t head[NPILES]; } KeyOrder;
 
 /* orders.Promise's weights and its tie-break (seed, spread: orders.noise), or flat (orders.depth_first) */
 typedef struct { long home, kept, buried, tangled, seed, spread; int flat; } Promise;
@@ -194,6 +207,11 @@ void after(const Core *core, State *s, const Act *step, int len, unsigned *dirty
 void steps(const Core *core, const State *s, const Act *moves, int n, Steps *out);
 void choices(const Core *core, const State *s, const Act *moves, int n, int prune, Steps *out);
 int pile_cmp(const State *s, int a, int b);
+uint64_t pile_head(const State *s, int i);
+void pile_order(const State *s, KeyOrder *o);
+void key_order(const Core *core, const State *s, KeyOrder *o);
+void key_reorder(const Core *core, const State *s, const KeyOrder *parent, unsigned dirty, KeyOrder *o);
+Py_ssize_t key_write(const Core *core, const State *s, const KeyOrder *o, unsigned char *out);
 Py_ssize_t key_into(const Core *core, const State *s, unsigned char *out);
 PyObject *key_of(const Core *core, const State *s);
 long score(const State *s, const Promise *p);

@@ -19,8 +19,11 @@ static int never_placed(const Core *core, const State *s, int card, const int *l
     return up_closed && down_closed && !may_meet;
 }
 
-static int pile_dead(const Core *core, const State *s, int i, const int *loose) {
-    int trapped[53] = {0}, locked[53] = {0};
+/* The dead card of pile i, or -1. ``trapped`` and ``locked`` (per card) come zeroed and are left
+ * zeroed: only the pile's own cards are counted, and cleared again at the end (cheaper than zeroing
+ * every card's count for every pile). */
+static int pile_dead(const Core *core, const State *s, int i, const int *loose, int *trapped, int *locked) {
+    int dead = -1;
     for (int j = (int)s->resh; j < s->len[i]; j++) trapped[s->c[i][j]]++;
     for (int j = s->len[i] - 1; j > s->resh; j--) {
         int card = s->c[i][j], all = 1;
@@ -30,20 +33,21 @@ static int pile_dead(const Core *core, const State *s, int i, const int *loose) 
             all = loose[n] == trapped[n] + locked[n];
         }
         if (all) {
-            if (never_placed(core, s, card, loose, trapped)) return card;
+            if (never_placed(core, s, card, loose, trapped)) { dead = card; break; }
             locked[card]++;
         }
     }
-    return -1;
+    for (int j = (int)s->resh; j < s->len[i]; j++) trapped[s->c[i][j]] = locked[s->c[i][j]] = 0;
+    return dead;
 }
 
 int witness(const Core *core, const State *s, int *card) {
     if (core->give_backs) return -1;
-    int loose[53] = {0};
+    int loose[53] = {0}, trapped[53] = {0}, locked[53] = {0};
     for (int i = 0; i < NPILES; i++)
         for (int j = 0; j < s->len[i]; j++) loose[s->c[i][j]]++;
     for (int i = 0; i < NPILES; i++) {
-        if (s->len[i] > s->resh + 1 && (*card = pile_dead(core, s, i, loose)) >= 0) return i;
+        if (s->len[i] > s->resh + 1 && (*card = pile_dead(core, s, i, loose, trapped, locked)) >= 0) return i;
     }
     return -1;
 }

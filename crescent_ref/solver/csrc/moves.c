@@ -9,13 +9,19 @@
  * or the hold that take it. */
 int pile_moves(const Core *core, const State *s, Act *out) {
     int n = 0, tops[NPILES];
-    for (int i = 0; i < NPILES; i++) tops[i] = top_of(s, i);
+    uint32_t onto[53] = {0};  /* per card: the piles under the limit that it tops, a bit each */
+    for (int i = 0; i < NPILES; i++) {
+        tops[i] = top_of(s, i);
+        if (s->len[i] < core->limit) onto[tops[i]] |= 1u << i;
+    }
+    onto[NO_CARD] = 0;
     for (int src = 0; src < NPILES; src++) {
         int card = tops[src];
         if (card == NO_CARD) continue;
-        for (int j = 0; j < NPILES; j++)
-            if (tops[j] != NO_CARD && is_near(core, card, tops[j]) && s->len[j] < core->limit)
-                out[n].src = (signed char)src, out[n++].dst = (signed char)j;
+        uint32_t piles = 0;  /* the piles whose top is near the card: their bits ascending are j ascending */
+        for (int k = 0; k < core->nnear[card]; k++) piles |= onto[core->near[card][k]];
+        for (; piles; piles &= piles - 1)
+            out[n].src = (signed char)src, out[n++].dst = (signed char)__builtin_ctz(piles);
         int suit = card / 13, rank = card % 13 + 1;
         int a = takes_up(s, suit, rank), k = takes_down(s, suit, rank);
         if (a && k && core->hold && !s->held[suit]) {

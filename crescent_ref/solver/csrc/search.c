@@ -54,11 +54,12 @@ static int remember(const Table *t, PyObject *into, Py_ssize_t most) {
 }
 /* Whether a popped position is skipped: lost, in the lost set, or proved dead (here, or by ``ask``,
  * which answers (dead, nodes it made), asked after this core's own rules found nothing, up to
- * ``ask_most`` reshuffles left); -1 on an error. */
-static int skipped(Core *core, const Table *t, const Node *node, const State *s, const Plan *plan, long *nodes) {
-    Act moves[MAXMOVES];
+ * ``ask_most`` reshuffles left); -1 on an error. Its pile moves go into ``moves`` (*nmoves of them),
+ * for its expansion. */
+static int skipped(Core *core, const Table *t, const Node *node, const State *s, const Plan *plan, long *nodes,
+                   Act *moves, int *nmoves) {
     int card;
-    if (status_of(core, s, pile_moves(core, s, moves)) == LOST) return 1;
+    if (status_of(core, s, *nmoves = pile_moves(core, s, moves)) == LOST) return 1;
     if (PySet_GET_SIZE(plan->lost)) {
         PyObject *key = PyBytes_FromStringAndSize((const char *)t->keys + node->key, node->keylen);
         int in = key ? PySet_Contains(plan->lost, key) : -1;
@@ -89,19 +90,22 @@ static int skipped(Core *core, const Table *t, const Node *node, const State *s,
     return dead;
 }
 
-/* Generate the children of node ``at``; FOUND with *won set when one is won, else -1 (error) or 0. */
-static int grow_node(Core *core, Table *t, uint32_t at, const State *s, const Plan *plan, Steps *all, long *nodes,
-                     uint32_t *ticks, uint32_t *won) {
-    Act moves[MAXMOVES];
+/* Generate the children of node ``at`` (its pile moves: ``moves``, n of them); FOUND with *won set
+ * when one is won, else -1 (error) or 0. */
+static int grow_node(Core *core, Table *t, uint32_t at, const State *s, const Act *moves, int n, const Plan *plan,
+                     Steps *all, long *nodes, uint32_t *ticks, uint32_t *won) {
     unsigned char key[KEYMAX];
-    choices(core, s, moves, pile_moves(core, s, moves), plan->prune, all);
+    KeyOrder order, child_order;
+    choices(core, s, moves, n, plan->prune, all);
+    key_order(core, s, &order);  /* a child's key order: its parent's, with the piles its step changed */
     for (int k = 0; k < all->n; k++) {
         ++*nodes;
         State c = *s;
         unsigned dirty = 0;
         after(core, &c, all->a[k], all->len[k], &dirty);
         int fresh;
-        size_t keylen = (size_t)key_into(core, &c, key);
+        key_reorder(core, &c, &order, dirty, &child_order);
+        size_t keylen = (size_t)key_write(core, &c, &child_order, key);
         long child = table_add(t, key, keylen, &fresh);
         if (child < 0) return -1;
         if (!fresh) continue;
@@ -129,11 +133,13 @@ static int run_search(Core *core, Table *t, const State *start, const Plan *plan
     while (t->nheap) {
         Queued q = heap_pop(t);
         State s;
+        Act moves[MAXMOVES];
+        int nmoves;
         unpack(t, &t->nodes[q.node], &s);
-        int skip = skipped(core, t, &t->nodes[q.node], &s, plan, nodes);
+        int skip = skipped(core, t, &t->nodes[q.node], &s, plan, nodes, moves, &nmoves);
         if (skip < 0) goto done;
         if (skip) continue;
-        int found = grow_node(core, t, q.node, &s, plan, all, nodes, &ticks, won);
+        int found = grow_node(core, t, q.node, &s, moves, nmoves, plan, all, nodes, &ticks, won);
         if (found) { result = found < 0 ? -1 : FOUND; goto done; }
         if (++expanded % plan->check_every) continue;
         if (PyErr_CheckSignals() < 0) goto done;  /* Ctrl-C stops a long search as it stops the Python loop */

@@ -85,28 +85,85 @@ int pile_cmp(const State *s, int a, int b) {
     return c ? c : s->len[a] - s->len[b];
 }
 
-/* the key's bytes into ``out`` (at most KEYMAX); their number */
-Py_ssize_t key_into(const Core *core, const State *s, unsigned char *out) {
-    int idx[NPILES];
-    unsigned char *start = out;
-    for (int i = 0; i < NPILES; i++) idx[i] = i;
-    if (!core->autoplay) {
-        for (int i = 1; i < NPILES; i++) {  /* insertion sort: 16 piles */
-            int v = idx[i], j = i - 1;
-            while (j >= 0 && pile_cmp(s, idx[j], v) > 0) { idx[j + 1] = idx[j]; j--; }
-            idx[j + 1] = v;
-        }
+/* A pile's first 8 cards as a big-endian number, zeros past its end: two piles whose heads differ are
+ * in the order of their heads (where they first differ, either both have a card or the one that ended
+ * is a prefix of the other, its 0 below the other's card); equal heads leave it to pile_cmp. */
+uint64_t pile_head(const State *s, int i) {
+    int n = s->len[i];
+    if (!n) return 0;
+    uint64_t h;
+    memcpy(&h, s->c[i], 8);  /* a pile's row holds MAXP bytes: the 8 are in it, those past the end masked */
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    h = __builtin_bswap64(h);
+#endif
+    return n >= 8 ? h : h & ~(~0ull >> (8 * n));
+}
+
+static inline int head_cmp(const State *s, const uint64_t *head, int a, int b) {
+    if (head[a] != head[b]) return head[a] < head[b] ? -1 : 1;
+    return pile_cmp(s, a, b);
+}
+
+/* put pile ``v`` into ``idx`` (n piles sorted) at its place: an insertion sort's step. Piles that
+ * compare equal are the same bytes, so where among them it goes leaves the key unchanged. */
+static inline void insert_pile(const State *s, const uint64_t *head, int *idx, int n, int v) {
+    int j = n - 1;
+    while (j >= 0 && head_cmp(s, head, idx[j], v) > 0) { idx[j + 1] = idx[j]; j--; }
+    idx[j + 1] = v;
+}
+
+/* the piles sorted (pile_cmp's order) */
+void pile_order(const State *s, KeyOrder *o) {
+    for (int i = 0; i < NPILES; i++) o->head[i] = pile_head(s, i);
+    for (int i = 0; i < NPILES; i++) insert_pile(s, o->head, o->idx, i, i);
+}
+
+/* the piles in the key's order (as they lie under autoplay, which keeps the piles in place) */
+void key_order(const Core *core, const State *s, KeyOrder *o) {
+    if (!core->autoplay) { pile_order(s, o); return; }
+    for (int i = 0; i < NPILES; i++) o->head[i] = pile_head(s, i), o->idx[i] = i;
+}
+
+/* key_order of a child ``s`` from its parent's order ``parent``, when only the piles in ``dirty``
+ * (a bit per pile) changed: the others keep their heads and their order, the changed ones go in. */
+void key_reorder(const Core *core, const State *s, const KeyOrder *parent, unsigned dirty, KeyOrder *o) {
+    if (core->autoplay) {
+        *o = *parent;
+        for (int i = 0; i < NPILES; i++) if (dirty >> i & 1) o->head[i] = pile_head(s, i);
+        return;
+    }
+    int n = 0;
+    for (int k = 0; k < NPILES; k++) {
+        int i = parent->idx[k];
+        if (!(dirty >> i & 1)) o->idx[n++] = i, o->head[i] = parent->head[i];
     }
     for (int i = 0; i < NPILES; i++) {
+        if (!(dirty >> i & 1)) continue;
+        o->head[i] = pile_head(s, i);
+        insert_pile(s, o->head, o->idx, n++, i);
+    }
+}
+
+/* the key's bytes into ``out`` (at most KEYMAX), the piles in the order ``o``; their number */
+Py_ssize_t key_write(const Core *core, const State *s, const KeyOrder *o, unsigned char *out) {
+    unsigned char *start = out;
+    for (int i = 0; i < NPILES; i++) {
         if (i) *out++ = 0xff;
-        memcpy(out, s->c[idx[i]], (size_t)s->len[idx[i]]);
-        out += s->len[idx[i]];
+        copy_cards(out, s->c[o->idx[i]], s->len[o->idx[i]]);
+        out += s->len[o->idx[i]];
     }
     for (int i = 0; i < 4; i++) *out++ = (unsigned char)(core->collapse && meets(s, i) ? 0 : s->up[i]);
     for (int i = 0; i < 4; i++) *out++ = (unsigned char)(core->collapse && meets(s, i) ? 0 : s->down[i]);
     for (int i = 0; i < 4; i++) *out++ = (unsigned char)s->held[i];
     *out++ = (unsigned char)(s->resh > 255 ? 255 : s->resh);
     return out - start;
+}
+
+/* the key's bytes into ``out`` (at most KEYMAX); their number */
+Py_ssize_t key_into(const Core *core, const State *s, unsigned char *out) {
+    KeyOrder o;
+    key_order(core, s, &o);
+    return key_write(core, s, &o, out);
 }
 
 PyObject *key_of(const Core *core, const State *s) {
@@ -117,11 +174,14 @@ PyObject *key_of(const Core *core, const State *s) {
 
 /* -- the search order (orders.Promise with orders.features) ---------------------------------- */
 
-static int code_of(const State *s, int card) {
-    int suit = card / 13, rank = card % 13 + 1;
-    if (rank <= s->up[suit]) return suit * 16 + KING - rank;
-    if (rank >= s->down[suit]) return suit * 16 + rank;
-    return -1;
+/* each card's code (orders.features): suit * 16 + KING - rank when on the Ace foundation's side,
+ * suit * 16 + rank on the King's, -1 while not home; a suit at a time */
+static void codes_of(const State *s, int *codes) {
+    for (int suit = 0; suit < 4; suit++) {
+        int up = s->up[suit], down = s->down[suit], *code = codes + suit * 13;
+        for (int rank = ACE; rank <= KING; rank++)
+            code[rank - 1] = rank <= up ? suit * 16 + KING - rank : rank >= down ? suit * 16 + rank : -1;
+    }
 }
 
 long score(const State *s, const Promise *p) {
@@ -130,7 +190,8 @@ long score(const State *s, const Promise *p) {
     for (int i = 0; i < 4; i++) if (s->up[i] < KING) nexts[nn++] = i * 13 + s->up[i];
     for (int i = 0; i < 4; i++) if (s->down[i] > ACE) nexts[nn++] = i * 13 + s->down[i] - 2;
     int codes[52], nearest[52];  /* nearest: the fewest cards on a copy of the card, over the piles */
-    for (int c = 0; c < 52; c++) codes[c] = code_of(s, c), nearest[c] = DEEP;
+    codes_of(s, codes);
+    for (int c = 0; c < 52; c++) nearest[c] = DEEP;
     long tangled = 0;
     for (int i = 0; i < NPILES; i++) {
         int n = s->len[i];
@@ -152,16 +213,19 @@ long score(const State *s, const Promise *p) {
 }
 
 /* orders.noise: a key's tie-break, zlib.crc32(key, seed) % spread (0 without a spread). The CRC-32 is
- * zlib's (the reflected polynomial 0xEDB88320, the value inverted before and after), its table made once. */
-static uint32_t crc_table[256];
+ * zlib's (the reflected polynomial 0xEDB88320, the value inverted before and after), eight bytes a
+ * step ("slice-by-8": crc_table[k] is the CRC of a byte followed by k zero bytes), its tables made once. */
+static uint32_t crc_table[8][256];
 static int crc_ready;
 
 static void crc_init(void) {
     for (uint32_t i = 0; i < 256; i++) {
         uint32_t c = i;
         for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        crc_table[i] = c;
+        crc_table[0][i] = c;
     }
+    for (int k = 1; k < 8; k++)
+        for (int i = 0; i < 256; i++) crc_table[k][i] = (crc_table[k - 1][i] >> 8) ^ crc_table[0][crc_table[k - 1][i] & 0xff];
     crc_ready = 1;
 }
 
@@ -169,6 +233,12 @@ long noise(const Promise *p, const unsigned char *key, size_t n) {
     if (p->flat || p->spread <= 0) return 0;
     if (!crc_ready) crc_init();
     uint32_t c = ~(uint32_t)p->seed;
-    for (size_t i = 0; i < n; i++) c = crc_table[(c ^ key[i]) & 0xff] ^ (c >> 8);
+    const uint32_t (*t)[256] = crc_table;
+    for (; n >= 8; n -= 8, key += 8) {
+        c ^= (uint32_t)key[0] | (uint32_t)key[1] << 8 | (uint32_t)key[2] << 16 | (uint32_t)key[3] << 24;
+        c = t[7][c & 0xff] ^ t[6][(c >> 8) & 0xff] ^ t[5][(c >> 16) & 0xff] ^ t[4][c >> 24]
+            ^ t[3][key[4]] ^ t[2][key[5]] ^ t[1][key[6]] ^ t[0][key[7]];
+    }
+    for (; n; n--, key++) c = t[0][(c ^ *key) & 0xff] ^ (c >> 8);
     return (long)((~c) % (uint32_t)p->spread);
 }

@@ -31,21 +31,32 @@ static int memo_set(const Relax *r, PyObject *key, int verdict) {
     return PyDict_SetItem(r->memo, key, r->text[verdict]);
 }
 
-static void one_suit_of(const State *s, int suit, State *part) {
+/* suits.one_suit for the four suits at once (parts[suit]): one pass over the piles' cards; the suits
+ * with a card on the piles, a bit each */
+static unsigned one_suits(const State *s, State *parts) {
+    unsigned seen = 0;
     for (int i = 0; i < NPILES; i++) {
-        int n = 0;
-        for (int j = 0; j < s->len[i]; j++)
-            if (s->c[i][j] / 13 == suit) part->c[i][n++] = s->c[i][j];
-        part->len[i] = n;
-        part->hidden[i] = 0;
+        int n[4] = {0};
+        for (int j = 0; j < s->len[i]; j++) {
+            int card = s->c[i][j], suit = card / 13;
+            parts[suit].c[i][n[suit]++] = (unsigned char)card;
+        }
+        for (int suit = 0; suit < 4; suit++) {
+            parts[suit].len[i] = n[suit], parts[suit].hidden[i] = 0;
+            if (n[suit]) seen |= 1u << suit;
+        }
     }
-    for (int i = 0; i < 4; i++) {
-        part->up[i] = i == suit ? s->up[i] : KING;
-        part->down[i] = i == suit ? s->down[i] : ACE;
-        part->held[i] = i == suit ? s->held[i] : 0;
+    for (int suit = 0; suit < 4; suit++) {
+        State *part = &parts[suit];
+        for (int i = 0; i < 4; i++) {
+            part->up[i] = i == suit ? s->up[i] : KING;
+            part->down[i] = i == suit ? s->down[i] : ACE;
+            part->held[i] = i == suit ? s->held[i] : 0;
+        }
+        part->resh = s->resh;
+        part->moves = 0;
     }
-    part->resh = s->resh;
-    part->moves = 0;
+    return seen;
 }
 
 /* What Search.run answers about a one-suit position before it searches (search.py's
@@ -88,7 +99,7 @@ static size_t exact_into(const State *s, unsigned char *out) {
     unsigned char *start = out;
     for (int i = 0; i < NPILES; i++) {
         *out++ = (unsigned char)s->len[i];
-        memcpy(out, s->c[i], (size_t)s->len[i]);
+        copy_cards(out, s->c[i], s->len[i]);
         out += s->len[i];
     }
     for (int i = 0; i < 4; i++) *out++ = (unsigned char)s->up[i], *out++ = (unsigned char)s->down[i], *out++ = (unsigned char)s->held[i];
@@ -104,7 +115,7 @@ static int last_verdict(Core *core, const Relax *r, const State *start, const in
     unsigned char key[KEYMAX + NPILES];
     uint32_t *todo = NULL;
     size_t ntodo = 0, cap_todo = 0;
-    long made = 0;
+    long made = 0, popped = 0;
     int fresh, verdict = -1;
     Steps *all = PyMem_RawMalloc(sizeof *all);
     if (all == NULL) { PyErr_NoMemory(); goto done; }
@@ -117,7 +128,8 @@ static int last_verdict(Core *core, const Relax *r, const State *start, const in
         unpack(&t, &t.nodes[todo[--ntodo]], &s);
         if (is_won(&s)) { verdict = WINNABLE; goto done; }
         if (witness(core, &s, &card) >= 0) continue;
-        if (cpu_seconds() - plan->started >= plan->seconds) { verdict = UNKNOWN; goto done; }
+        /* the clock is a system call: read at the first position and every 64th after */
+        if (!(popped++ & 63) && cpu_seconds() - plan->started >= plan->seconds) { verdict = UNKNOWN; goto done; }
         State after_it = s;
         for (int i = 0; i < NPILES; i++) {
             int n = after_it.len[i];
@@ -158,19 +170,16 @@ done:
 /* last.marked_key of a read position and its 16 marks (Core_marked_key checks the Python values first) */
 PyObject *marked_key_of(const State *s, const int *marks) {
     State m;
-    int idx[NPILES], total = 0;
+    KeyOrder o;
+    int *idx = o.idx, total = 0;
     for (int i = 0; i < NPILES; i++) {
         if (s->len[i] >= MAXP) { PyErr_SetString(PyExc_ValueError, "marked_key: a pile too long"); return NULL; }
         m.c[i][0] = (unsigned char)marks[i];
-        memcpy(m.c[i] + 1, s->c[i], (size_t)s->len[i]);
+        copy_cards(m.c[i] + 1, s->c[i], s->len[i]);  /* s->len[i] < MAXP: the row has room for the copy */
         m.len[i] = s->len[i] + 1;
-        idx[i] = i, total += m.len[i];
+        total += m.len[i];
     }
-    for (int i = 1; i < NPILES; i++) {
-        int v = idx[i], j = i - 1;
-        while (j >= 0 && pile_cmp(&m, idx[j], v) > 0) { idx[j + 1] = idx[j]; j--; }
-        idx[j + 1] = v;
-    }
+    pile_order(&m, &o);
     PyObject *key = PyBytes_FromStringAndSize(NULL, 1 + total + (NPILES - 1) + 13);
     if (key == NULL) return NULL;
     unsigned char *out = (unsigned char *)PyBytes_AS_STRING(key);
@@ -187,17 +196,16 @@ PyObject *marked_key_of(const State *s, const int *marks) {
     return key;
 }
 
-/* suits.one_left: the marked key, the memo, else last_verdict */
-static int one_left_verdict(Core *core, const Relax *r, const State *s, int suit, const Plan *plan, long *nodes) {
-    State part;
-    one_suit_of(s, suit, &part);
+/* suits.one_left of ``part`` (suit ``suit`` of ``s``): the marked key, the memo, else last_verdict */
+static int one_left_verdict(Core *core, const Relax *r, const State *s, const State *part, int suit, const Plan *plan,
+                            long *nodes) {
     int marks[NPILES];
     for (int i = 0; i < NPILES; i++) marks[i] = s->len[i] && s->c[i][0] / 13 == suit;
-    PyObject *key = marked_key_of(&part, marks);
+    PyObject *key = marked_key_of(part, marks);
     if (key == NULL) return -1;
     int verdict = memo_get(r, key);
     if (verdict == -2) {
-        verdict = last_verdict(core, r, &part, marks, plan, nodes);
+        verdict = last_verdict(core, r, part, marks, plan, nodes);
         if (verdict >= 0 && memo_set(r, key, verdict) < 0) verdict = -1;
     }
     Py_DECREF(key);
@@ -207,21 +215,13 @@ static int one_left_verdict(Core *core, const Relax *r, const State *s, int suit
 /* suits.some_suit_lost for no reshuffle left or one (the caller checked which applies): 1 when some
  * suit alone is proved not winnable */
 int suit_lost(Core *core, const Relax *r, const State *s, const Plan *plan, long *nodes) {
-    int seen[4] = {0}, count = 0;
-    for (int i = 0; i < NPILES; i++)
-        for (int j = 0; j < s->len[i]; j++) seen[s->c[i][j] / 13] = 1;
-    for (int i = 0; i < 4; i++) count += seen[i];
-    if (count < 2 && s->resh == 0) return 0;
+    State parts[4];
+    unsigned seen = one_suits(s, parts);
+    if (__builtin_popcount(seen) < 2 && s->resh == 0) return 0;
     for (int suit = 0; suit < 4; suit++) {
-        if (!seen[suit]) continue;
-        int verdict;
-        if (s->resh == 0) {
-            State part;
-            one_suit_of(s, suit, &part);
-            verdict = zero_verdict(core, r, &part, nodes);
-        } else {
-            verdict = one_left_verdict(core, r, s, suit, plan, nodes);
-        }
+        if (!(seen >> suit & 1)) continue;
+        int verdict = s->resh == 0 ? zero_verdict(core, r, &parts[suit], nodes)
+                                   : one_left_verdict(core, r, s, &parts[suit], suit, plan, nodes);
         if (verdict < 0) return -1;
         if (verdict == NOT_WINNABLE) return 1;
     }

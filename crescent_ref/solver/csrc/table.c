@@ -20,6 +20,8 @@ int grow(void **buf, size_t *cap, size_t need, size_t item) {
     return 0;
 }
 
+/* The key's hash; the key has CARDS_PAST spare bytes past its n (every caller's buffer is KEYMAX long),
+ * so on a little-endian machine its last bytes are read as one word, the bytes past the n masked off. */
 static uint32_t hash_bytes(const unsigned char *p, size_t n) {
     uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
     size_t i = 0;
@@ -30,7 +32,12 @@ static uint32_t hash_bytes(const unsigned char *p, size_t n) {
         h ^= h >> 32;
     }
     uint64_t w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&w, p + i, 8);
+    w = n - i ? w & (~0ull >> (64 - 8 * (n - i))) : 0;
+#else
     memcpy(&w, p + i, n - i);
+#endif
     h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
     h ^= h >> 29;
     return (uint32_t)h;
@@ -77,14 +84,14 @@ long table_add(Table *t, const unsigned char *key, size_t n, int *fresh) {
 int pack(Table *t, Node *node, const State *s) {
     size_t cards = 0;
     for (int i = 0; i < NPILES; i++) cards += (size_t)s->len[i];
-    if (grow((void **)&t->states, &t->cap_states, t->nstates + sizeof(Packed) + cards, 1) < 0) return -1;
+    if (grow((void **)&t->states, &t->cap_states, t->nstates + sizeof(Packed) + cards + CARDS_PAST, 1) < 0) return -1;
     Packed h;
     h.resh = (int32_t)s->resh, h.moves = (int32_t)s->moves;
     for (int i = 0; i < 4; i++) h.up[i] = (uint8_t)s->up[i], h.down[i] = (uint8_t)s->down[i], h.held[i] = (uint8_t)s->held[i];
     unsigned char *out = t->states + t->nstates + sizeof(Packed);
     for (int i = 0; i < NPILES; i++) {
         h.len[i] = (uint8_t)s->len[i], h.hidden[i] = (uint8_t)(s->hidden[i] > 255 ? 255 : s->hidden[i]);
-        memcpy(out, s->c[i], (size_t)s->len[i]);
+        copy_cards(out, s->c[i], s->len[i]);
         out += s->len[i];
     }
     memcpy(t->states + t->nstates, &h, sizeof h);
@@ -101,7 +108,7 @@ void unpack(const Table *t, const Node *node, State *s) {
     for (int i = 0; i < 4; i++) s->up[i] = h.up[i], s->down[i] = h.down[i], s->held[i] = h.held[i];
     for (int i = 0; i < NPILES; i++) {
         s->len[i] = h.len[i], s->hidden[i] = h.hidden[i];
-        memcpy(s->c[i], in, h.len[i]);
+        copy_cards(s->c[i], in, h.len[i]);  /* the packed states keep CARDS_PAST spare bytes at their end */
         in += h.len[i];
     }
 }
