@@ -117,3 +117,23 @@ def test_pytest_takes_the_limit_and_refuses_a_bad_one(kit: pytest.Pytester, tmp_
     bad = run(kit, "--crescent-cmd=true", "--crescent-restart-limit=-1")
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
     assert "--crescent-restart-limit '-1'" in bad.stderr.str()
+
+
+CODES = ("CR1-N-BAAAAAA", "CR1-N-BAAAAAB", "CR1-N-BAAAAAC", "CR1-N-BAAAAAD", "CR1-N-BAAAAAE", "CR1-N-BAAAAAF")
+DOORS: dict[str, tuple[str, ...]] = {  # every command that plays, with more games than the limit
+    "run": ("run",),
+    "smoke": ("smoke",),
+    "perft": ("perft", "--max-depth", "1"),
+    "fuzz": ("fuzz", "--games", "8", "--steps", "4", "--no-shrink", "--quiet", "--out", "{tmp}/found"),
+    "winnable": ("winnable", "--codes", *CODES, "--seconds", "5"),
+}
+
+
+@pytest.mark.parametrize("door", list(DOORS))
+def test_every_command_gives_up_alike(door: str, tmp_path: Path) -> None:
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in DOORS[door]]
+    done = cli(*argv, "--cmd", f"{PYTHON} {DOOMED} crash {tmp_path / 'starts'}")
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert started(tmp_path / "starts") == RESTART_LIMIT + 1, done.stdout[-2000:]
+    if door != "fuzz":  # fuzz folds every game's fault into its first finding (a crash on loading)
+        assert GIVEN_UP in done.stdout + done.stderr, done.stdout[-2000:]
