@@ -104,6 +104,12 @@ class StdioAdapter(BatchReplies):
         return self._info
 
     @property
+    def given_up(self) -> str:
+        """The fault the implementation was given up for ("" while it is still started: see the module)."""
+        broken = self._broken
+        return broken.message if broken is not None and broken.message.startswith(GIVEN_UP) else ""
+
+    @property
     def on_demand(self) -> bool:
         """Whether the implementation declared ``state-on-demand`` (replies hold only the state asked for);
         never under ``validate``, where every state is checked whole against the schema."""

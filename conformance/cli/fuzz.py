@@ -81,6 +81,8 @@ def _fuzz(args: argparse.Namespace) -> int:
     print(f"{report.games} games, {report.actions} actions in {report.seconds:.1f}s "
           f"({report.rate:,.0f} actions/s), {len(report.findings)} finding(s), {report.folded} difference(s) "
           f"folded into them{ignored}")
+    if report.given_up:
+        print(f"stopped after {report.games} games: the implementation was {report.given_up}")
     for number, finding in enumerate(report.findings, 1):
         print(f"DIFFERENCE {number}: {finding}")
     if not report.findings and not report.actions:

@@ -81,6 +81,7 @@ class FuzzReport:
     first_difference: float | None = None
     findings: list[Finding] = field(default_factory=list)
     ignored: Counter[str] = field(default_factory=Counter)  # differences of ignored rules, by rule
+    given_up: str = ""  # the fault the implementation was given up for (no more games were played)
 
     @property
     def rate(self) -> float:
@@ -117,7 +118,13 @@ class Run:
         c, limit = self.config, self.config.game_limit()
         played = self.report.games * c.part[1] + c.part[0]
         timed_out = c.seconds is not None and self.elapsed() >= c.seconds
-        return (limit is not None and played >= limit) or timed_out or len(self.report.findings) >= c.max_findings
+        enough = (limit is not None and played >= limit) or timed_out or len(self.report.findings) >= c.max_findings
+        return enough or bool(self._given_up())
+
+    def _given_up(self) -> str:
+        """The fault the implementation was given up for, if it was (conformance.adapters.stdio)."""
+        self.report.given_up = str(getattr(self.duel.impl, "given_up", "") or "")
+        return self.report.given_up
 
     def go(self) -> FuzzReport:
         """Replay past findings, then play games until the budget is spent."""
