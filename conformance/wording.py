@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from conformance.adapter import GIVEN_UP
 from conformance.corpus.scenarios import Citation, Scenario
 from crescent_ref.spec_files import load_yaml, spec_dir
 
@@ -176,6 +177,17 @@ def claimed_profiles(records: Iterable[dict[str, Any]]) -> set[str]:
 def runs(n: int) -> str:
     """``1 scenario run``, ``749 scenario runs``."""
     return f"{n} {RUNS}" if n != 1 else f"{n} {RUNS[:-1]}"
+
+
+def spoiled(verdict: str, detail: str) -> bool:
+    """Whether a run was errored because the implementation had been given up (conformance.adapters.stdio)."""
+    return verdict == "errored" and detail.startswith(GIVEN_UP)
+
+
+def given_up_block(first: str, count: int, detail: str) -> str:
+    """The one block that stands for the runs spoiled by giving the implementation up (from run ``first`` on)."""
+    hint = "--restart-limit 0 starts the implementation again for every game"
+    return f"GIVEN UP from {first} on: {runs(count)} not played, each errored: {detail}\n  ({hint})"
 
 
 def unit_line(records: list[dict[str, Any]]) -> str:

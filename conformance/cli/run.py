@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from conformance.adapter import GIVEN_UP, Adapter, AdapterError, Info
+from conformance.adapter import Adapter, AdapterError, Info
 from conformance.adapters.replies import shown as escaped
 from conformance.adapters.session import SelectionError, check_selection, plan
 from conformance.cli.common import (
@@ -49,7 +49,7 @@ from conformance.judging.report import (
     write_report,
 )
 from conformance.judging.runner import Result, judge_all
-from conformance.wording import RUNS, need_text, not_run, runs, unit_line
+from conformance.wording import RUNS, given_up_block, need_text, not_run, runs, spoiled, unit_line
 from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK
 from crescent_ref.progress import progress, shown
 
@@ -203,8 +203,8 @@ def _print_failures(
     implementation was given up in one block."""
     bad = [(r, outcome(rec)) for r, rec in zip(results, records, strict=True)
            if outcome(rec) in ("failed", "errored", "unexpectedly passed")]  # fmt: skip
-    given_up = [r for r, found in bad if found == "errored" and r.detail.startswith(GIVEN_UP)]
-    bad = [(r, found) for r, found in bad if not (found == "errored" and r.detail.startswith(GIVEN_UP))]
+    given_up = [r for r, found in bad if spoiled(found, r.detail)]
+    bad = [(r, found) for r, found in bad if not spoiled(found, r.detail)]
     shown_here = bad[: args.max_failures]
     for r, found in shown_here:
         if found == "unexpectedly passed":
@@ -215,9 +215,7 @@ def _print_failures(
         print(f"... and {len(bad) - len(shown_here)} more failing {RUNS} not shown (--max-failures "
               f"{args.max_failures}; the summary below counts them all, --report keeps them)\n")  # fmt: skip
     if given_up:
-        first, hint = given_up[0], "--restart-limit 0 starts the implementation again for every game"
-        print(f"GIVEN UP from {first.key} on: {runs(len(given_up))} not played, each errored: {first.detail}\n"
-              f"  ({hint})\n")  # fmt: skip
+        print(given_up_block(given_up[0].key, len(given_up), given_up[0].detail) + "\n")
 
 
 def next_after_run(

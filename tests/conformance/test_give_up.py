@@ -82,13 +82,13 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
 
 
-def test_run_folds_the_runs_after_giving_up_into_one_block(tmp_path: Path) -> None:
-    command = f"{PYTHON} {DOOMED} crash {tmp_path / 'starts'}"
-    done = cli("run", "--cmd", command, "--profile", "app")
-    assert done.returncode == 1, done.stderr
-    assert done.stdout.count("GIVEN UP from ") == 1, done.stdout[-3000:]
-    assert done.stdout.count("ERRORED") == RESTART_LIMIT, "the runs before it in full, the rest in the block"
-    assert "--restart-limit 0" in done.stdout
+def test_run_and_report_fold_the_runs_after_giving_up_into_one_block(tmp_path: Path) -> None:
+    command, saved = f"{PYTHON} {DOOMED} crash {tmp_path / 'starts'}", str(tmp_path / "report.json")
+    for done in (cli("run", "--cmd", command, "--profile", "app", "--report", saved), cli("report", saved)):
+        assert done.returncode == (1 if "--cmd" in done.args else 0), done.stderr
+        assert done.stdout.count("GIVEN UP from ") == 1, done.stdout[-3000:]
+        assert done.stdout.count("ERRORED") == RESTART_LIMIT, "the runs before it in full, the rest in the block"
+        assert "--restart-limit 0" in done.stdout
 
 
 @pytest.mark.parametrize("value", ["-1", "x", "1.5"])
