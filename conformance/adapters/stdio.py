@@ -32,7 +32,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
-from conformance.adapter import BATCH, GIVEN_UP, RESTART_LIMIT, STATE_ON_DEMAND, AdapterError, Call, Info, Reply
+from conformance.adapter import (
+    BATCH,
+    GIVEN_UP,
+    RESTART_LIMIT,
+    STATE_ON_DEMAND,
+    AdapterError,
+    Call,
+    Info,
+    Reply,
+    RuleError,
+    Skip,
+)
 from conformance.adapters import quick
 from conformance.adapters.batch import Asked, Batch, BatchReplies, batch_request
 from conformance.adapters.handshake import PROTOCOL_VERSION, info_from_handshake
@@ -155,7 +166,7 @@ class StdioAdapter(BatchReplies):
         try:
             self._send(process, self._encode(probe_request(self._info, self.seq, self._lean)), deadline)
             line, reply = self._read(process, "new-game-reply", deadline)
-            with contextlib.suppress(Errored):
+            with contextlib.suppress(Errored, RuleError, Skip):  # refused or skipped: answered all the same
                 self._answer(process, (line, reply), self.seq, loading=True)
         except AdapterError as err:
             self._broken = AdapterError(

@@ -65,6 +65,14 @@ def test_faults_on_some_games_only_are_not_given_up(tmp_path: Path) -> None:
     assert not any(r.detail.startswith(GIVEN_UP) for r in results.values())
 
 
+def test_a_refused_plain_game_is_an_answer_and_no_later_scenario_is_told_of_it(tmp_path: Path) -> None:
+    chosen = positions(RESTART_LIMIT + 3)
+    results = run_pairs(doomed("refusing", tmp_path / "starts"), chosen)
+    details = [results[key(p)].detail for p in chosen]
+    assert all("exited (crash)" in d for d in details), details
+    assert started(tmp_path / "starts") == len(chosen), "the probe shares the process of the game after it"
+
+
 def test_a_limit_of_zero_starts_it_again_for_every_game(tmp_path: Path) -> None:
     results = run_pairs(doomed("crash", tmp_path / "starts", limit=0), positions(6))
     assert started(tmp_path / "starts") == 6

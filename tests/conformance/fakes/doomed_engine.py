@@ -7,7 +7,8 @@ line); then, by MODE:
 - ``hang``: no reply to any request;
 - ``crash``: exits with code 3 at the first request;
 - ``positions``: exits with code 3 at a ``new_game`` given a position text, and answers the rest
-  (a game code's deal among them) as the reference does.
+  (a game code's deal among them) as the reference does;
+- ``refusing``: the same, but a game code is refused (``errored`` with ``refused``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ def doomed(mode: str, request: dict[str, object]) -> bool:
     return mode in ("hang", "crash") or (request.get("cmd") == "new_game" and "position" in request)
 
 
+def refused(mode: str, request: dict[str, object]) -> bool:
+    """Whether MODE refuses this request (a game code's deal, in ``refusing``)."""
+    return mode == "refusing" and request.get("cmd") == "new_game" and "code" in request
+
+
 def main(mode: str, starts: Path) -> int:
     with starts.open("a") as log:
         log.write(f"{os.getpid()}\n")
@@ -36,6 +42,11 @@ def main(mode: str, starts: Path) -> int:
             if mode == "hang":
                 time.sleep(60)
             os._exit(3)
+        if refused(mode, request):
+            message = {"message": "this fake deals no codes", "refused": True}
+            sys.stdout.write(json.dumps({"seq": request.get("seq"), "errored": message}) + "\n")
+            sys.stdout.flush()
+            continue
         reply = server.handle(request)
         if reply is None:
             return 0
