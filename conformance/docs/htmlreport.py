@@ -13,7 +13,7 @@ from conformance.docs.svg import changed_places, table_svg
 from conformance.files import check_writable, write_atomic
 from conformance.judging.report import BAD_OUTCOMES, counts, outcome
 from conformance.reportfile import read_report as read_report
-from conformance.wording import claimed_profiles, grounds_of, not_run, shown_path, unit_line
+from conformance.wording import claimed_profiles, given_up_block, grounds_of, not_run, shown_path, spoiled, unit_line
 from crescent_ref.errors import CrescentError
 from crescent_ref.position import Position
 
@@ -65,7 +65,9 @@ def default_replay(data: dict[str, Any]) -> str:
 def render_report(data: dict[str, Any], replay: str | None = None, *, all_profiles: bool = False) -> str:
     """The whole report page (``all_profiles``: also the rows of profiles the implementation does not claim)."""
     records = data["results"]
-    failures = sorted((r for r in records if mark_of(r) in BAD), key=lambda r: r["verdict"] != "failed")
+    bad = [r for r in records if mark_of(r) in BAD]
+    given_up = [r for r in bad if spoiled(r["verdict"], r["detail"])]
+    failures = sorted((r for r in bad if r not in given_up), key=lambda r: r["verdict"] != "failed")
     impl = data["implementation"]
     shown = records if all_profiles else [r for r in records if r.get("claimed") is not False]
     body = [
@@ -75,10 +77,19 @@ def render_report(data: dict[str, Any], replay: str | None = None, *, all_profil
         tag("h2", "Profiles by rule area"),
         _hidden_note(records, shown),
         matrix(shown),
-        tag("h2", f"Failures ({len(failures)})"),
+        tag("h2", f"Failures ({len(failures) + len(given_up)})"),
         "".join(failure_block(r, replay or default_replay(data)) for r in failures) or tag("p", "None."),
+        _given_up_block(given_up),
     ]
     return page(f"Crescent conformance: {impl['name']} {impl['version']}", "".join(body), wide=True, css=CSS)
+
+
+def _given_up_block(given_up: list[dict[str, Any]]) -> str:
+    """The runs spoiled by giving the implementation up, as one paragraph (wording.given_up_block)."""
+    if not given_up:
+        return ""
+    first = given_up[0]
+    return tag("p", given_up_block(f"{first['id']}[{first['profile']}]", len(given_up), first["detail"]), "why")
 
 
 def totals_block(data: dict[str, Any]) -> str:

@@ -97,6 +97,10 @@ def test_run_and_report_fold_the_runs_after_giving_up_into_one_block(tmp_path: P
         assert done.stdout.count("GIVEN UP from ") == 1, done.stdout[-3000:]
         assert done.stdout.count("ERRORED") == RESTART_LIMIT, "the runs before it in full, the rest in the block"
         assert "--restart-limit 0" in done.stdout
+    page = tmp_path / "report.html"
+    assert cli("html-report", saved, "--out", str(page)).returncode == 0
+    html = page.read_text(encoding="utf-8")
+    assert html.count("GIVEN UP from ") == 1 and html.count('<span class="badge errored">') == RESTART_LIMIT
 
 
 @pytest.mark.parametrize("value", ["-1", "x", "1.5"])
