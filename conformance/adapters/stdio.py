@@ -6,8 +6,8 @@ writes something that is not a reply (not UTF-8, not JSON, NaN, a lone surrogate
 AdapterError (the scenario is recorded as errored, with what was seen), the process group is
 killed, and the next game starts a fresh one. A failed handshake is not retried: every later
 request fails at once with it. Nor is an implementation that fails every game: after
-``restart_limit`` processes in a row faulted before answering one request, the next fresh process
-is asked for one plain game (``probe_request``), and if that faults too, no process is started
+``restart_limit`` processes in a row faulted before answering an action, the next fresh process
+is asked for one plain game and one move in it (``probe_requests``), and if that faults too, no process is started
 again (every later request fails at once, saying so), so that a run against an implementation that
 hangs on every request takes a few timeouts, not one per scenario. The pipes themselves are
 bounded by conformance.adapters.pipes.
@@ -96,8 +96,9 @@ class StdioAdapter(BatchReplies):
         self._broken: AdapterError | None = None
         self.restarts = 0
         self.restart_limit = restart_limit  # 0: always start again
-        self._dead_starts = 0  # processes in a row that faulted before answering a request
-        self._answered = False  # the current process has answered a request (an errored reply counts)
+        self._dead_starts = 0  # processes in a row that faulted before answering an action
+        self._answered = False  # the current process has answered a request past its game's start (an errored
+        # reply counts): an implementation that loads games but hangs on every action is no better than a dead one
         self._queue: collections.deque[_Sent] = collections.deque()  # announced requests sent, replies unread
         self._in_flight = False  # a request sent and its reply not read: an interrupt came, or a fault
         self._held: str | None = None  # a write of requests ahead failed: the fault the next new request meets
@@ -157,21 +158,24 @@ class StdioAdapter(BatchReplies):
         return self.process
 
     def _probe(self, process: Child) -> None:
-        """After ``restart_limit`` processes in a row faulted before answering: one plain game asked of the
-        fresh one. An answer (an errored one too) says the faults were the games' own, and play goes on;
-        a fault here too, and the process is not started again (every later request fails at once)."""
-        faulted, self.seq = self._dead_starts, self.seq + 1
+        """After ``restart_limit`` processes in a row faulted before answering an action: one plain game and
+        one move in it asked of the fresh one. Answers (errored ones too) say the faults were the games' own,
+        and play goes on; a fault here too, and the process is not started again (every later request fails
+        at once)."""
+        faulted = self._dead_starts
         deadline = time.monotonic() + self.timeout
         assert self._info is not None
         try:
-            self._send(process, self._encode(probe_request(self._info, self.seq, self._lean)), deadline)
-            line, reply = self._read(process, "new-game-reply", deadline)
-            with contextlib.suppress(Errored, RuleError, Skip):  # refused or skipped: answered all the same
-                self._answer(process, (line, reply), self.seq, loading=True)
+            for request, schema in probe_requests(self._info, self.seq, self._lean):
+                self.seq = request["seq"]
+                self._send(process, self._encode(request), deadline)
+                line, reply = self._read(process, schema, deadline)
+                with contextlib.suppress(Errored, RuleError, Skip):  # refused or skipped: answered all the same
+                    self._answer(process, (line, reply), self.seq, loading=schema == "new-game-reply")
         except AdapterError as err:
             self._broken = AdapterError(
-                f"{GIVEN_UP} after {faulted + 1} fresh processes in a row faulted before answering (the last on a "
-                f"plain game start): {err.message}",
+                f"{GIVEN_UP} after {faulted + 1} fresh processes in a row faulted before answering an action (the "
+                f"last on a plain game): {err.message}",
                 err.context,
             )
             raise self._broken from None
@@ -275,7 +279,7 @@ class StdioAdapter(BatchReplies):
             if answers is not None:  # the next call announced, its batch's line read into answers already
                 queue.popleft()
                 answer: T = answers[sent.index]
-                self._answered = True
+                self._answered = self._answered or key[0] != "new_game"
                 return answer
         self._in_flight = True  # an interrupt leaves it so: close() then kills at once
         try:
@@ -284,13 +288,13 @@ class StdioAdapter(BatchReplies):
                 raise AdapterError(sent.fault.message, sent.fault.context)
             if sent.batch is not None:
                 answer = self._from_batch(process, sent.batch, sent.index, schema, fast, strict, asked, loading)
-                self._in_flight, self._answered = False, True
+                self._in_flight, self._answered = False, self._answered or key[0] != "new_game"
                 return answer
             if sent.got is None and not self.validate:
                 line = self._receive(process, sent.deadline or time.monotonic() + self.timeout)
                 quickly = fast(line, sent.seq, asked)
                 if quickly is not None:
-                    self._in_flight, self._answered = False, True
+                    self._in_flight, self._answered = False, self._answered or key[0] != "new_game"
                     return quickly
                 sent.got = (line, self._parse(process, line, schema))
             got = sent.got or self._read(process, schema, sent.deadline or time.monotonic() + self.timeout)
@@ -298,9 +302,9 @@ class StdioAdapter(BatchReplies):
             answer = self._read_field(lambda: strict(result, asked))
         except Exception as err:  # a fault or an errored reply: answered
             self._in_flight = False
-            self._answered = self._answered or isinstance(err, Errored)
+            self._answered = self._answered or (isinstance(err, Errored) and key[0] != "new_game")
             raise
-        self._in_flight, self._answered = False, True
+        self._in_flight, self._answered = False, self._answered or key[0] != "new_game"
         return answer
 
     def _exchange(self, key: Key, schema: str) -> tuple[Child, _Sent]:
@@ -580,20 +584,24 @@ def _message_text(result: dict[str, Any], asked: Asked) -> str:
 PROBE_CODE = "CR1-N-BAAAAAA"  # the plain game of the probe: a game code, or its deal's position text
 
 
-def probe_request(info: Info, seq: int, lean: bool) -> dict[str, Any]:
-    """The ``new_game`` request of the probe: the plain game in the implementation's first profile, by code
-    when it deals codes, else by the deal's position text (no state asked for under state on demand)."""
-    profile = info.profiles[0] if info.profiles else "app"
-    request: dict[str, Any] = {"seq": seq, "cmd": "new_game", "profile": profile}
-    if "game-codes" in info.capabilities:
-        request["code"] = PROBE_CODE
-    else:
-        from crescent_ref.game import Game
+def probe_requests(info: Info, seq: int, lean: bool) -> list[tuple[dict[str, Any], str]]:
+    """The requests of the probe, each with its reply's schema: ``new_game`` of the plain game in the
+    implementation's first profile (by code when it deals codes, else by the deal's position text), then
+    ``act`` with the first move the reference allows there (a refusal is an answer too); no state asked
+    for under state on demand."""
+    from crescent_ref.game import Game
 
-        request["position"] = Game.deal(profile, PROBE_CODE).position.to_text()
-    if lean:
+    profile = info.profiles[0] if info.profiles else "app"
+    game = Game.deal(profile, PROBE_CODE)
+    start: dict[str, Any] = {"seq": seq + 1, "cmd": "new_game", "profile": profile}
+    if "game-codes" in info.capabilities:
+        start["code"] = PROBE_CODE
+    else:
+        start["position"] = game.position.to_text()
+    act: dict[str, Any] = {"seq": seq + 2, "cmd": "act", "action": str(game.legal_moves()[0])}
+    for request in (start, act) if lean else ():
         request["state"] = []
-    return request
+    return [(start, "new-game-reply"), (act, "act-reply")]
 
 
 BODIES = 4096  # request lines kept encoded

@@ -57,6 +57,14 @@ def test_a_hang_on_every_game_costs_a_few_timeouts_not_one_a_scenario(tmp_path: 
     assert last.detail.startswith(GIVEN_UP) and "(hang)" in last.detail, last.detail
 
 
+def test_an_implementation_that_starts_games_but_hangs_on_every_action_is_given_up(tmp_path: Path) -> None:
+    chosen = [p for p in positions(40) if p[0].steps][:8]
+    results = run_pairs(doomed("acts", tmp_path / "starts", timeout=2.0), chosen)
+    assert started(tmp_path / "starts") == RESTART_LIMIT + 1
+    last = results[key(chosen[-1])]
+    assert last.detail.startswith(GIVEN_UP) and "(hang)" in last.detail, last.detail
+
+
 def test_faults_on_some_games_only_are_not_given_up(tmp_path: Path) -> None:
     """Crashes on every position text, but a game code's deal plays: the plain game answers, play goes on."""
     chosen = positions(RESTART_LIMIT + 2) + codes(3)

@@ -8,7 +8,8 @@ line); then, by MODE:
 - ``crash``: exits with code 3 at the first request;
 - ``positions``: exits with code 3 at a ``new_game`` given a position text, and answers the rest
   (a game code's deal among them) as the reference does;
-- ``refusing``: the same, but a game code is refused (``errored`` with ``refused``).
+- ``refusing``: the same, but a game code is refused (``errored`` with ``refused``);
+- ``acts``: starts every game, then hangs on every action.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from crescent_ref.serve import Server
 
 def doomed(mode: str, request: dict[str, object]) -> bool:
     """Whether MODE faults on this request."""
+    if mode == "acts":
+        return request.get("cmd") == "act"
     return mode in ("hang", "crash") or (request.get("cmd") == "new_game" and "position" in request)
 
 
@@ -39,7 +42,7 @@ def main(mode: str, starts: Path) -> int:
     for line in sys.stdin:
         request = json.loads(line)
         if request.get("cmd") != "start" and doomed(mode, request):
-            if mode == "hang":
+            if mode in ("hang", "acts"):
                 time.sleep(60)
             os._exit(3)
         if refused(mode, request):
