@@ -299,12 +299,11 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("--crescent-cmd is empty: name the implementation's command line")
     if not active(config):
         return
-    timeout, max_line = _number(config, "timeout", float, 10.0), _number(config, "max_line", int, MAX_LINE)
     _number(config, "max_failures", int, 1)  # a bad value is a usage error now, not at the first failure
-    restart_limit(config)  # so is a bad restart limit (an xdist controller starts no adapter)
+    connection(config)  # so is a bad timeout, line limit or restart limit (an xdist controller starts no adapter)
     _check_outputs(config)
     if not controls_workers(config):  # an xdist controller runs no scenario: its workers start their own
-        config.stash[_ADAPTER] = _adapter(config, timeout, max_line)
+        config.stash[_ADAPTER] = _adapter(config)
     end_children_on_exit()  # SIGTERM and SIGHUP end the adapter first (an xdist worker too)
     from crescent_ref.exits import quick_shutdown
 
@@ -321,13 +320,20 @@ def controls_workers(config: pytest.Config) -> bool:
     return distributed and not hasattr(config, "workerinput")
 
 
-def _adapter(config: pytest.Config, timeout: float, max_line: int) -> Adapter:
+def connection(config: pytest.Config) -> tuple[float, int, bool, int]:
+    """The stdio options (timeout, longest line, validate, restart limit), read the same way for every item
+    that starts an adapter; UsageError naming a bad one."""
+    timeout, max_line = _number(config, "timeout", float, 10.0), _number(config, "max_line", int, MAX_LINE)
+    return timeout, max_line, bool(option(config, "validate_protocol")), restart_limit(config)
+
+
+def _adapter(config: pytest.Config) -> Adapter:
     """The adapter the options name; UsageError when the user's module or factory cannot give one."""
     from conformance.adapters.session import make_adapter
 
-    impl, cmd, validate = option(config, "impl"), option(config, "cmd"), bool(option(config, "validate_protocol"))
+    impl, cmd = option(config, "impl"), option(config, "cmd")
     try:
-        return make_adapter(impl, cmd, timeout, max_line, validate, restart_limit(config))
+        return make_adapter(impl, cmd, *connection(config))
     except Exception as err:  # the user's module or factory: a usage error, not a crash of pytest
         raise pytest.UsageError(f"--crescent-impl {impl!r}: cannot load the adapter: {err}") from None
 
@@ -512,11 +518,8 @@ class FuzzItem(pytest.Item):
             replay=past_cases(db, name, self.profile) if self.part[0] == 0 else (),
             part=self.part,
         )
-        timeout = float(option(cfg, "timeout") or 10)
-        max_line, validate = _number(cfg, "max_line", int, MAX_LINE), bool(option(cfg, "validate_protocol"))
-        impl, cmd = option(cfg, "impl"), option(cfg, "cmd")
-        limit = restart_limit(cfg)
-        report = fuzz(lambda: make_adapter(impl, cmd, timeout, max_line, validate, limit), config)
+        impl, cmd, options = option(cfg, "impl"), option(cfg, "cmd"), connection(cfg)
+        report = fuzz(lambda: make_adapter(impl, cmd, *options), config)
         for finding in report.findings:
             if finding.case.given:
                 save_case(db, name, self.profile, finding.case)

@@ -273,13 +273,13 @@ class StdioAdapter(BatchReplies):
     ) -> T:
         """The answer to the call ``key``: sent now unless announced, its reply read by the quick reader when
         that accepts it, else strictly (the strict reader names a fault: the process is killed)."""
-        queue = self._queue
+        queue, acting = self._queue, key[0] != "new_game"  # an answer past a game's start: the process works
         if queue and (sent := queue[0]).key == key and sent.fault is None and self.process is not None:
             answers = sent.batch.answers if sent.batch is not None else None
             if answers is not None:  # the next call announced, its batch's line read into answers already
                 queue.popleft()
                 answer: T = answers[sent.index]
-                self._answered = self._answered or key[0] != "new_game"
+                self._answered = self._answered or acting
                 return answer
         self._in_flight = True  # an interrupt leaves it so: close() then kills at once
         try:
@@ -288,13 +288,13 @@ class StdioAdapter(BatchReplies):
                 raise AdapterError(sent.fault.message, sent.fault.context)
             if sent.batch is not None:
                 answer = self._from_batch(process, sent.batch, sent.index, schema, fast, strict, asked, loading)
-                self._in_flight, self._answered = False, self._answered or key[0] != "new_game"
+                self._in_flight, self._answered = False, self._answered or acting
                 return answer
             if sent.got is None and not self.validate:
                 line = self._receive(process, sent.deadline or time.monotonic() + self.timeout)
                 quickly = fast(line, sent.seq, asked)
                 if quickly is not None:
-                    self._in_flight, self._answered = False, self._answered or key[0] != "new_game"
+                    self._in_flight, self._answered = False, self._answered or acting
                     return quickly
                 sent.got = (line, self._parse(process, line, schema))
             got = sent.got or self._read(process, schema, sent.deadline or time.monotonic() + self.timeout)
@@ -302,9 +302,9 @@ class StdioAdapter(BatchReplies):
             answer = self._read_field(lambda: strict(result, asked))
         except Exception as err:  # a fault or an errored reply: answered
             self._in_flight = False
-            self._answered = self._answered or (isinstance(err, Errored) and key[0] != "new_game")
+            self._answered = self._answered or (acting and isinstance(err, Errored))
             raise
-        self._in_flight, self._answered = False, self._answered or key[0] != "new_game"
+        self._in_flight, self._answered = False, self._answered or acting
         return answer
 
     def _exchange(self, key: Key, schema: str) -> tuple[Child, _Sent]:
