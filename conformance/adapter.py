@@ -121,6 +121,7 @@ class Skip(Exception):
 
 RESTART_LIMIT = 3  # stdio: processes in a row that fault before answering, before a plain game decides (0: none)
 GIVEN_UP = "given up"  # how the fault of an implementation no longer started begins (conformance.adapters.stdio)
+NOT_SENT = "not sent any more"  # how a kind of request no longer sent is named (conformance.adapters.kinds)
 
 
 class AdapterError(Exception):

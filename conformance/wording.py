@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance.adapter import GIVEN_UP
+from conformance.adapter import GIVEN_UP, NOT_SENT
 from conformance.corpus.scenarios import Citation, Scenario
 from crescent_ref.spec_files import load_yaml, spec_dir
 
@@ -180,14 +180,37 @@ def runs(n: int) -> str:
 
 
 def spoiled(verdict: str, detail: str) -> bool:
-    """Whether a run was errored because the implementation had been given up (conformance.adapters.stdio)."""
-    return verdict == "errored" and detail.startswith(GIVEN_UP)
+    """Whether a run was errored without being played to a fault of its own: the implementation had been
+    given up, or a kind of request it needed was no longer sent (conformance.adapters.stdio, .kinds)."""
+    return _cause(verdict, detail) is not None
 
 
-def given_up_block(first: str, count: int, detail: str) -> str:
-    """The one block that stands for the runs spoiled by giving the implementation up (from run ``first`` on)."""
-    hint = "--restart-limit 0 starts the implementation again for every game"
-    return f"GIVEN UP from {first} on: {runs(count)} not played, each errored: {detail}\n  ({hint})"
+def _cause(verdict: str, detail: str) -> str | None:
+    """``given up``, ``reshuffle actions not sent any more``: what spoiled a run (None: nothing did)."""
+    if verdict != "errored":
+        return None
+    if detail.startswith(GIVEN_UP):
+        return GIVEN_UP
+    head = detail.split(":", 1)[0]
+    return head if head.endswith(NOT_SENT) else None
+
+
+def spoiled_blocks(spoilt: Iterable[tuple[str, str]]) -> list[str]:
+    """One block per cause for the spoiled runs ``spoilt`` (each its run's key and detail, in run order),
+    in the order the causes were first met."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for key, detail in spoilt:
+        groups.setdefault(_cause("errored", detail) or "", []).append((key, detail))
+    return [_block(cause, group[0][0], len(group), group[0][1]) for cause, group in groups.items()]
+
+
+def _block(cause: str, first: str, count: int, detail: str) -> str:
+    """The one block that stands for ``count`` runs spoiled by ``cause``, from run ``first`` on."""
+    if cause == GIVEN_UP:
+        hint = "--restart-limit 0 starts the implementation again for every game"
+        return f"GIVEN UP from {first} on: {runs(count)} not played, each errored: {detail}\n  ({hint})"
+    hint = "--restart-limit 0 sends every request, whatever came of the last ones"
+    return f"NOT SENT ANY MORE from {first} on: {runs(count)} errored, each where it needed one: {detail}\n  ({hint})"
 
 
 def unit_line(records: list[dict[str, Any]]) -> str:

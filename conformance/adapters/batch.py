@@ -16,7 +16,7 @@ number of requests, is a fault of the implementation.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
@@ -47,6 +47,7 @@ class Batch:
     inner: list[Any] | None = None
     strict: bool = False
     answers: list[Any] | None = None
+    keys: Sequence[Any] = ()  # the calls' keys (conformance.adapters.stdio), for the kinds a fault counts against
 
     @property
     def size(self) -> int:

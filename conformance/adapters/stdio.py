@@ -9,8 +9,9 @@ request fails at once with it. Nor is an implementation that fails every game: a
 ``restart_limit`` processes in a row faulted before answering an action, the next fresh process
 is asked for one plain game and one move in it (``probe_requests``), and if that faults too, no process is started
 again (every later request fails at once, saying so), so that a run against an implementation that
-hangs on every request takes a few timeouts, not one per scenario. The pipes themselves are
-bounded by conformance.adapters.pipes.
+hangs on every request takes a few timeouts, not one per scenario. The same rule holds per kind of
+request (conformance.adapters.kinds): a kind that faults ``restart_limit`` times in a row, and on a
+plain game too, is not sent any more. The pipes themselves are bounded by conformance.adapters.pipes.
 
 A well-formed reply is read in one pass by conformance.adapters.quick (msgspec); any other line is
 read again by the strict reader (lines.py, replies.py), which names the fault. To an implementation
@@ -47,6 +48,7 @@ from conformance.adapter import (
 from conformance.adapters import quick
 from conformance.adapters.batch import Asked, Batch, BatchReplies, batch_request
 from conformance.adapters.handshake import PROTOCOL_VERSION, info_from_handshake
+from conformance.adapters.kinds import Ledger, kind_of, probe_place, probe_requests
 from conformance.adapters.lines import parse_line, protocol_validator, schema_problem
 from conformance.adapters.pipes import MAX_LINE, Child, LineTooLong
 from conformance.adapters.replies import (
@@ -108,6 +110,7 @@ class StdioAdapter(BatchReplies):
         self._encode = quick.encoder()
         self._bodies: dict[Key, bytes] = {}  # a call's request line after its seq
         self._inners: dict[Key, bytes] = {}  # a call's request inside a batch
+        self._ledger = Ledger(restart_limit)  # faults in a row per kind of call, and the kinds lost
 
     def info(self) -> Info:
         """The handshake's answer (starting the process if needed)."""
@@ -120,6 +123,11 @@ class StdioAdapter(BatchReplies):
         """The fault the implementation was given up for ("" while it is still started: see the module)."""
         broken = self._broken
         return broken.message if broken is not None and broken.message.startswith(GIVEN_UP) else ""
+
+    @property
+    def ledger(self) -> Ledger:
+        """The faults in a row per kind of request, and the kinds no longer sent (conformance.adapters.kinds)."""
+        return self._ledger
 
     @property
     def on_demand(self) -> bool:
@@ -138,6 +146,15 @@ class StdioAdapter(BatchReplies):
             self._meet_held(self.process, self._held)
         if self.process is not None and self.process.proc.poll() is None:
             return self.process
+        process = self._start()
+        if self.restart_limit and self._dead_starts >= self.restart_limit:
+            self._probe(process)
+        for kind in self._ledger.due():
+            process = self._probe_kind(process, kind)
+        return process
+
+    def _start(self) -> Child:
+        """A fresh process, shaken hands with (the last one killed); a failed start or handshake is remembered."""
         if self.process is not None:
             self.process.kill()
             self.restarts += 1
@@ -153,8 +170,6 @@ class StdioAdapter(BatchReplies):
             self._broken = AdapterError(f"handshake failed: {err.message}", err.context)
             raise self._broken from None
         self._answered = False
-        if self.restart_limit and self._dead_starts >= self.restart_limit:
-            self._probe(self.process)
         return self.process
 
     def _probe(self, process: Child) -> None:
@@ -163,15 +178,9 @@ class StdioAdapter(BatchReplies):
         and play goes on; a fault here too, and the process is not started again (every later request fails
         at once)."""
         faulted = self._dead_starts
-        deadline = time.monotonic() + self.timeout
         assert self._info is not None
         try:
-            for request, schema in probe_requests(self._info, self.seq, self._lean):
-                self.seq = request["seq"]
-                self._send(process, self._encode(request), deadline)
-                line, reply = self._read(process, schema, deadline)
-                with contextlib.suppress(Errored, RuleError, Skip):  # refused or skipped: answered all the same
-                    self._answer(process, (line, reply), self.seq, loading=schema == "new-game-reply")
+            self._ask(process, probe_requests(self._info, self.seq, self._lean))
         except AdapterError as err:
             self._broken = AdapterError(
                 f"{GIVEN_UP} after {faulted + 1} fresh processes in a row faulted before answering an action (the "
@@ -180,6 +189,34 @@ class StdioAdapter(BatchReplies):
             )
             raise self._broken from None
         self._dead_starts = 0
+
+    def _probe_kind(self, process: Child, kind: str) -> Child:
+        """After ``restart_limit`` calls of ``kind`` in a row faulted: a plain game and a request of that kind
+        asked of the fresh process (conformance.adapters.kinds). An answer clears the kind; a fault on the
+        request loses it (the process that is left: a fresh one). A fault on the plain game is the call's."""
+        assert self._info is not None
+        start, *rest = probe_requests(self._info, self.seq, self._lean, kind)
+        self._ask(process, [start])
+        dead = self._dead_starts
+        try:
+            self._ask(process, rest)
+        except AdapterError as err:
+            self._ledger.lose(kind, err, probe_place(self._info))
+            self._dead_starts = dead  # the process answered its game: the kind's fault, not a dead start
+            return self._start()
+        self._ledger.answered(kind)
+        return process
+
+    def _ask(self, process: Child, requests: list[tuple[dict[str, Any], str]]) -> None:
+        """A probe's requests, each sent and its reply read in turn (a refusal, an errored or a skipped reply
+        is an answer; a fault kills the process, AdapterError)."""
+        deadline = time.monotonic() + self.timeout
+        for request, schema in requests:
+            self.seq = request["seq"]
+            self._send(process, self._encode(request), deadline)
+            line, reply = self._read(process, schema, deadline)
+            with contextlib.suppress(Errored, RuleError, Skip):  # refused or skipped: answered all the same
+                self._answer(process, (line, reply), self.seq, loading=schema == "new-game-reply")
 
     def _handshake(self, process: Child) -> None:
         deadline = time.monotonic() + self.timeout
@@ -271,6 +308,35 @@ class StdioAdapter(BatchReplies):
         asked: Asked = None,
         loading: bool = False,
     ) -> T:
+        """The answer to the call ``key`` (``_reply``), its kind's faults in a row counted (a lost kind fails
+        at once: conformance.adapters.kinds)."""
+        ledger, queue = self._ledger, self._queue
+        if ledger.lost:
+            ledger.check(kind_of(key))
+        head = queue[0] if queue else None
+        try:
+            answer = self._reply(key, schema, fast, strict, asked, loading)
+        except (Errored, RuleError, Skip):
+            if ledger.faults:
+                ledger.answered(kind_of(key))
+            raise
+        except AdapterError:
+            if self._broken is None:
+                ledger.faulted(_suspects(key, head))
+            raise
+        if ledger.faults:
+            ledger.answered(kind_of(key))
+        return answer
+
+    def _reply(
+        self,
+        key: Key,
+        schema: str,
+        fast: Callable[[Any, int | None, Asked], T | None],
+        strict: Callable[[dict[str, Any], Asked], T],
+        asked: Asked,
+        loading: bool,
+    ) -> T:
         """The answer to the call ``key``: sent now unless announced, its reply read by the quick reader when
         that accepts it, else strictly (the strict reader names a fault: the process is killed)."""
         queue, acting = self._queue, key[0] != "new_game"  # an answer past a game's start: the process works
@@ -325,6 +391,8 @@ class StdioAdapter(BatchReplies):
             else:
                 self._discard()
         process = self._ensure()  # a fault a write ahead met is named here (the replies due are read)
+        if self._ledger.lost:  # the fresh process's probe may have lost this call's kind just now
+            self._ledger.check(kind_of(key))
         self.seq += 1
         self.calls += 1
         deadline = time.monotonic() + self.timeout
@@ -372,7 +440,8 @@ class StdioAdapter(BatchReplies):
         entries: list[_Sent] = []
         chunks = []
         for calls in scripts:
-            sent, data = self._requests([self._key_for(name, args) for name, args in calls])
+            keys = [self._key_for(name, args) for name, args in calls]
+            sent, data = self._requests(self._ledger.before_lost(keys) if self._ledger.lost else keys)
             entries += sent
             chunks.append(data)
         try:
@@ -395,7 +464,7 @@ class StdioAdapter(BatchReplies):
                 called.append(_called(key))
                 bodies.append(inners.get(key) or self._inner(key))
                 entries.append(_Sent(key, seq, None, None, batch, n))  # fields by place (0.9 us, 1.9 by keyword)
-            batch.calls = tuple(called)
+            batch.calls, batch.keys = tuple(called), keys
             return entries, batch_request(seq, bodies)
         entries, lines = [], []
         for key in keys:
@@ -573,35 +642,22 @@ def _called(key: Key) -> quick.Called:
     return key[0], None if key is _LEGAL_MOVES else key[-1]
 
 
+def _suspects(key: Key, head: _Sent | None) -> set[str]:
+    """The kinds a fault met by the call ``key`` counts against: its own, and when it was sent in a batch
+    (``head``: the entry it was announced by), those of the calls after it there (one reply line held them)."""
+    if head is not None and head.key == key and head.batch is not None:
+        kinds = {kind_of(k) for k in head.batch.keys[head.index :]}
+    else:
+        kinds = {kind_of(key)}
+    return {kind for kind in kinds if kind is not None}
+
+
 def _legal_moves(result: dict[str, Any], asked: Asked) -> list[str]:
     return legal_moves(result)
 
 
 def _message_text(result: dict[str, Any], asked: Asked) -> str:
     return message_text(result)
-
-
-PROBE_CODE = "CR1-N-BAAAAAA"  # the plain game of the probe: a game code, or its deal's position text
-
-
-def probe_requests(info: Info, seq: int, lean: bool) -> list[tuple[dict[str, Any], str]]:
-    """The requests of the probe, each with its reply's schema: ``new_game`` of the plain game in the
-    implementation's first profile (by code when it deals codes, else by the deal's position text), then
-    ``act`` with the first move the reference allows there (a refusal is an answer too); no state asked
-    for under state on demand."""
-    from crescent_ref.game import Game
-
-    profile = info.profiles[0] if info.profiles else "app"
-    game = Game.deal(profile, PROBE_CODE)
-    start: dict[str, Any] = {"seq": seq + 1, "cmd": "new_game", "profile": profile}
-    if "game-codes" in info.capabilities:
-        start["code"] = PROBE_CODE
-    else:
-        start["position"] = game.position.to_text()
-    act: dict[str, Any] = {"seq": seq + 2, "cmd": "act", "action": str(game.legal_moves()[0])}
-    for request in (start, act) if lean else ():
-        request["state"] = []
-    return [(start, "new-game-reply"), (act, "act-reply")]
 
 
 BODIES = 4096  # request lines kept encoded

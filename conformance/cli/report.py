@@ -8,7 +8,7 @@ from typing import Any
 
 from conformance.cli.common import Command, positive
 from conformance.judging.report import area_summary_records, counts, declared_lines
-from conformance.wording import RUNS, given_up_block, grounds_of, not_run, shown_path, spoiled, unit_line
+from conformance.wording import RUNS, grounds_of, not_run, shown_path, spoiled, spoiled_blocks, unit_line
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -44,10 +44,9 @@ def _report(args: argparse.Namespace) -> int:
         print(_record_text(r))
     if len(bad) > len(bad[: args.max_failures]):
         print(f"\n... and {len(bad) - args.max_failures} more failing {RUNS} not shown (--max-failures)")
-    given_up = [r for r in records if spoiled(r["verdict"], r["detail"])]
-    if given_up:
-        first = given_up[0]
-        print("\n" + given_up_block(f"{first['id']}[{first['profile']}]", len(given_up), first["detail"]))
+    given_up = [(f"{r['id']}[{r['profile']}]", r["detail"]) for r in records if spoiled(r["verdict"], r["detail"])]
+    for block in spoiled_blocks(given_up):
+        print("\n" + block)
     print(f"{unit_line(records)}: " + ", ".join(f"{n} {o}" for o, n in counts(records).items() if n))
     return 0
 

@@ -49,7 +49,7 @@ from conformance.judging.report import (
     write_report,
 )
 from conformance.judging.runner import Result, judge_all
-from conformance.wording import RUNS, given_up_block, need_text, not_run, runs, spoiled, unit_line
+from conformance.wording import RUNS, need_text, not_run, runs, spoiled, spoiled_blocks, unit_line
 from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK
 from crescent_ref.progress import progress, shown
 
@@ -214,8 +214,8 @@ def _print_failures(
     if len(bad) > len(shown_here):
         print(f"... and {len(bad) - len(shown_here)} more failing {RUNS} not shown (--max-failures "
               f"{args.max_failures}; the summary below counts them all, --report keeps them)\n")  # fmt: skip
-    if given_up:
-        print(given_up_block(given_up[0].key, len(given_up), given_up[0].detail) + "\n")
+    for block in spoiled_blocks((r.key, r.detail) for r in given_up):
+        print(block + "\n")
 
 
 def next_after_run(

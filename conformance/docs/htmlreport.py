@@ -13,7 +13,7 @@ from conformance.docs.svg import changed_places, table_svg
 from conformance.files import check_writable, write_atomic
 from conformance.judging.report import BAD_OUTCOMES, counts, outcome
 from conformance.reportfile import read_report as read_report
-from conformance.wording import claimed_profiles, given_up_block, grounds_of, not_run, shown_path, spoiled, unit_line
+from conformance.wording import claimed_profiles, grounds_of, not_run, shown_path, spoiled, spoiled_blocks, unit_line
 from crescent_ref.errors import CrescentError
 from crescent_ref.position import Position
 
@@ -79,17 +79,16 @@ def render_report(data: dict[str, Any], replay: str | None = None, *, all_profil
         matrix(shown),
         tag("h2", f"Failures ({len(failures) + len(given_up)})"),
         "".join(failure_block(r, replay or default_replay(data)) for r in failures) or tag("p", "None."),
-        _given_up_block(given_up),
+        _spoiled_block(given_up),
     ]
     return page(f"Crescent conformance: {impl['name']} {impl['version']}", "".join(body), wide=True, css=CSS)
 
 
-def _given_up_block(given_up: list[dict[str, Any]]) -> str:
-    """The runs spoiled by giving the implementation up, as one paragraph (wording.given_up_block)."""
-    if not given_up:
-        return ""
-    first = given_up[0]
-    return tag("p", given_up_block(f"{first['id']}[{first['profile']}]", len(given_up), first["detail"]), "why")
+def _spoiled_block(given_up: list[dict[str, Any]]) -> str:
+    """The spoiled runs (the implementation given up, a kind of request no longer sent), a paragraph per
+    cause (wording.spoiled_blocks)."""
+    blocks = spoiled_blocks((f"{r['id']}[{r['profile']}]", r["detail"]) for r in given_up)
+    return "".join(tag("p", block, "why") for block in blocks)
 
 
 def totals_block(data: dict[str, Any]) -> str:

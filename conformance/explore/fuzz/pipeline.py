@@ -5,7 +5,9 @@ them), so over stdio it sends a whole game at once instead of waiting for each r
 trip a game instead of two an action. Requests go out in chunks small enough that neither pipe
 can fill while the other side waits. Replies are read to the last one even after a refusal, so
 the stream stays in step; a crash or hang ends the exchange (the adapter restarts the process on
-the next request).
+the next request). Faults and answers count per kind of request as the adapter's own calls do
+(conformance.adapters.kinds): a request of a kind no longer sent ends the exchange with that fault,
+unsent.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Generator
 from typing import Any
 
 from conformance.adapter import AdapterError
+from conformance.adapters.kinds import Ledger, kind_of
 from conformance.adapters.replies import check_seq
 from conformance.adapters.stdio import StdioAdapter
 
@@ -29,17 +32,29 @@ def exchange(adapter: StdioAdapter, requests: list[Request]) -> Generator[dict[s
     Closing the iterator early reads (and drops) the replies still due for requests already sent,
     so the next request finds the stream in step; requests not yet sent are never sent.
     """
-    for at in range(0, len(requests), CHUNK):
-        chunk = requests[at : at + CHUNK]
+    try:
+        adapter._ensure()  # a fresh process's probes first: they may lose a kind these requests hold
+    except AdapterError as err:
+        yield err
+        return
+    ledger = adapter.ledger
+    lost = _first_lost(ledger, requests)
+    for at in range(0, lost, CHUNK):
+        chunk = requests[at : min(at + CHUNK, lost)]
         sent = _send(adapter, chunk)
         if isinstance(sent, AdapterError):
             yield sent
             return
-        pending = list(zip([schema for _, schema in chunk], sent, strict=True))
+        pending = list(zip(chunk, sent, strict=True))
         try:
             while pending:
-                schema, seq = pending[0]
-                reply = _read(adapter, schema, seq)
+                (message, schema), seq = pending[0]
+                try:
+                    reply = _read(adapter, schema, seq)
+                except AdapterError:
+                    ledger.faulted({kind for kind in [_kind(message)] if kind is not None})
+                    raise
+                ledger.answered(_kind(message))
                 pending.pop(0)
                 yield reply
         except AdapterError as err:
@@ -52,7 +67,21 @@ def exchange(adapter: StdioAdapter, requests: list[Request]) -> Generator[dict[s
                 adapter.process.kill()
             raise
         finally:
-            _drain(adapter, pending)
+            _drain(adapter, [(schema, seq) for (_, schema), seq in pending])
+    if lost < len(requests):
+        yield ledger.fault(str(_kind(requests[lost][0])))
+
+
+def _kind(message: dict[str, Any]) -> str | None:
+    """The kind of a request (conformance.adapters.kinds)."""
+    return kind_of((message["cmd"], message.get("action")))
+
+
+def _first_lost(ledger: Ledger, requests: list[Request]) -> int:
+    """The place of the first request of a kind no longer sent (the number of requests when none is)."""
+    if ledger.lost:
+        return next((n for n, (message, _) in enumerate(requests) if _kind(message) in ledger.lost), len(requests))
+    return len(requests)
 
 
 def _send(adapter: StdioAdapter, requests: list[Request]) -> list[int] | AdapterError:
