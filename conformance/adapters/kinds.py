@@ -6,8 +6,9 @@ of one kind (every ``legal_moves``, every ``message``, every ``reshuffle``) woul
 timeout, or a process start, per scenario sending that kind: 157 of the corpus's runs send a
 reshuffle, so 26 minutes of timeouts at the default 10 s. So faults are counted per kind, too:
 
-- A call's kind is its command, and for ``act`` the kind of action (``undo``, ``reshuffle``,
-  ``tap``, ``drop``, or a card move); ``new_game`` has none (the rule for processes covers it).
+- A call's kind is its command, for ``act`` the kind of action (``undo``, ``reshuffle``, ``tap``,
+  ``drop``, or a card move), and for ``new_game`` the way the game is given (``code``: a game code;
+  ``position``: a position text).
 - A fault met by a call counts against its kind, and against the kinds of the calls after it in the
   same batch (one reply line holds them all, so any of them may have caused it). Any answer to a
   call of a kind (a refusal, ``errored`` and ``skipped`` too) sets its count back to 0.
@@ -17,7 +18,9 @@ reshuffle, so 26 minutes of timeouts at the default 10 s. So faults are counted 
   and the calls announced for a scenario stop before it (a batch holding it would fault again).
 
 An implementation that faults on a kind only in some positions is judged on the rest: the plain
-game answers for it.
+game answers for it. The rule for processes asks the plain game too, given one way and then, if that
+faults, the other: one that crashes on every game code but loads position texts loses the ``code``
+way and is judged on every game given by position (``StdioAdapter._probe``).
 """
 
 from __future__ import annotations
@@ -28,17 +31,34 @@ from typing import Any
 from conformance.adapter import NOT_SENT, AdapterError, Info
 
 ACT_KINDS = ("undo", "reshuffle", "tap", "drop")  # an action's first word; any other action is a card move
-LABELS = {"legal_moves": "legal_moves requests", "message": "message requests", "move": "card moves"}
+WAYS = ("code", "position")  # the kinds of new_game: how the game is given
+LABELS = {
+    "legal_moves": "legal_moves requests",
+    "message": "message requests",
+    "move": "card moves",
+    "code": "games given by game code",
+    "position": "games given by position text",
+}
 PROBE_CODE = "CR1-N-BAAAAAA"  # the plain game of a probe: a game code, or its deal's position text
 
 
-def kind_of(key: tuple[Any, ...]) -> str | None:
-    """The kind of the call ``key`` (None for ``new_game``)."""
+def kind_of(key: tuple[Any, ...]) -> str:
+    """The kind of the call ``key`` (conformance.adapters.stdio's keys: ``("act", "p3-p11", None)``)."""
     cmd = key[0]
-    if cmd != "act":
-        return None if cmd == "new_game" else str(cmd)
-    word = str(key[1]).split(" ", 1)[0]
-    return word if word in ACT_KINDS else "move"
+    if cmd == "act":
+        word = str(key[1]).split(" ", 1)[0]
+        return word if word in ACT_KINDS else "move"
+    if cmd == "new_game":
+        return "code" if key[3] else "position"
+    return str(cmd)
+
+
+def request_kind(request: dict[str, Any]) -> str:
+    """The kind of a request message (``{"cmd": "act", "action": "undo"}``)."""
+    cmd = request.get("cmd")
+    if cmd == "new_game":
+        return "code" if request.get("code") else "position"
+    return kind_of((cmd, request.get("action")))
 
 
 def label(kind: str) -> str:
@@ -54,10 +74,9 @@ class Ledger:
     faults: dict[str, int] = field(default_factory=dict)  # only kinds with a fault since their last answer
     lost: dict[str, AdapterError] = field(default_factory=dict)
 
-    def answered(self, kind: str | None) -> None:
+    def answered(self, kind: str) -> None:
         """A call of ``kind`` got an answer."""
-        if kind is not None:
-            self.faults.pop(kind, None)
+        self.faults.pop(kind, None)
 
     def faulted(self, kinds: set[str]) -> None:
         """A fault was met by a call that may have been one of ``kinds``."""
@@ -69,9 +88,10 @@ class Ledger:
         """The kinds to probe on the next fresh process."""
         return [kind for kind, count in self.faults.items() if count >= self.limit > 0]
 
-    def lose(self, kind: str, err: AdapterError, where: str) -> None:
-        """The probe of ``kind`` faulted too: every later call of it fails at once with ``err``."""
-        count = self.faults.pop(kind, 0)
+    def lose(self, kind: str, err: AdapterError, where: str, count: int = 0) -> None:
+        """The probe of ``kind`` faulted too: every later call of it fails at once with ``err`` (``count``: the
+        faults in a row before it, when not counted here)."""
+        count = self.faults.pop(kind, 0) or count
         what = f"{label(kind)} {NOT_SENT}: {count} in a row faulted, and so did one in a plain game ({where})"
         self.lost[kind] = AdapterError(f"{what}: {err.message}", err.context)
 
@@ -82,9 +102,9 @@ class Ledger:
                 return keys[:n]
         return keys
 
-    def check(self, kind: str | None) -> None:
+    def check(self, kind: str) -> None:
         """Raise the fault a lost ``kind`` was lost for."""
-        if kind is not None and kind in self.lost:
+        if kind in self.lost:
             raise self.fault(kind)
 
     def fault(self, kind: str) -> AdapterError:
@@ -93,26 +113,39 @@ class Ledger:
         return AdapterError(lost.message, lost.context)
 
 
-def probe_requests(info: Info, seq: int, lean: bool, kind: str = "move") -> list[tuple[dict[str, Any], str]]:
+def probe_requests(
+    info: Info, seq: int, lean: bool, kind: str = "move", way: str = ""
+) -> list[tuple[dict[str, Any], str]]:
     """The requests of a probe, each with its reply's schema: ``new_game`` of the plain game in the
-    implementation's first profile (by code when it deals codes, else by the deal's position text), then
-    requests of ``kind`` that the reference answers there (``move``: the first move it allows; ``undo``:
-    that move and an undo; a refusal is an answer too); no state asked for under state on demand."""
+    implementation's first profile (given ``way``; by default by code when it deals codes, else by the
+    deal's position text), then requests of ``kind`` that the reference answers there (``move``: the first
+    move it allows; ``undo``: that move and an undo; a refusal is an answer too; none for a way of giving
+    a game, which the ``new_game`` itself probes); no state asked for under state on demand."""
     from crescent_ref.game import Game
 
     profile = info.profiles[0] if info.profiles else "app"
     game = Game.deal(profile, PROBE_CODE)
+    way = kind if kind in WAYS else way or ("code" if "game-codes" in info.capabilities else "position")
     start: dict[str, Any] = {"cmd": "new_game", "profile": profile}
-    if "game-codes" in info.capabilities:
+    if way == "code":
         start["code"] = PROBE_CODE
     else:
         start["position"] = game.position.to_text()
-    requests = [start, *_requests_of(kind, game, info)]
+    requests = [start, *([] if kind in WAYS else _requests_of(kind, game, info))]
     for n, request in enumerate(requests, seq + 1):
         request["seq"] = n
         if lean and request["cmd"] in ("new_game", "act"):
             request["state"] = []
     return [(request, _SCHEMAS[request["cmd"]]) for request in requests]
+
+
+def ways(info: Info, ledger: Ledger) -> list[str]:
+    """The ways of giving the plain game to try, in turn, while each faults: the one with the fewest faults
+    in a row first (game codes on a tie), then any other that has not faulted since its last answer (a way
+    lost, or offered by no capability, is not tried)."""
+    offered = ["code", "position"] if "game-codes" in info.capabilities else ["position"]
+    left = sorted((way for way in offered if way not in ledger.lost), key=lambda way: ledger.faults.get(way, 0))
+    return left[:1] + [way for way in left[1:] if way not in ledger.faults]
 
 
 def probe_place(info: Info) -> str:

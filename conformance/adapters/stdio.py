@@ -48,7 +48,7 @@ from conformance.adapter import (
 from conformance.adapters import quick
 from conformance.adapters.batch import Asked, Batch, BatchReplies, batch_request
 from conformance.adapters.handshake import PROTOCOL_VERSION, info_from_handshake
-from conformance.adapters.kinds import Ledger, kind_of, probe_place, probe_requests
+from conformance.adapters.kinds import WAYS, Ledger, kind_of, probe_place, probe_requests, ways
 from conformance.adapters.lines import parse_line, protocol_validator, schema_problem
 from conformance.adapters.pipes import MAX_LINE, Child, LineTooLong
 from conformance.adapters.replies import (
@@ -148,7 +148,7 @@ class StdioAdapter(BatchReplies):
             return self.process
         process = self._start()
         if self.restart_limit and self._dead_starts >= self.restart_limit:
-            self._probe(process)
+            process = self._probe(process)
         for kind in self._ledger.due():
             process = self._probe_kind(process, kind)
         return process
@@ -172,37 +172,56 @@ class StdioAdapter(BatchReplies):
         self._answered = False
         return self.process
 
-    def _probe(self, process: Child) -> None:
+    def _probe(self, process: Child) -> Child:
         """After ``restart_limit`` processes in a row faulted before answering an action: one plain game and
-        one move in it asked of the fresh one. Answers (errored ones too) say the faults were the games' own,
-        and play goes on; a fault here too, and the process is not started again (every later request fails
-        at once)."""
-        faulted = self._dead_starts
-        assert self._info is not None
-        try:
-            self._ask(process, probe_requests(self._info, self.seq, self._lean))
-        except AdapterError as err:
-            self._broken = AdapterError(
-                f"{GIVEN_UP} after {faulted + 1} fresh processes in a row faulted before answering an action (the "
-                f"last on a plain game): {err.message}",
-                err.context,
-            )
-            raise self._broken from None
-        self._dead_starts = 0
+        one move in it asked of the fresh one (the process that is left: a fresh one when it faulted). Answers
+        (errored ones too) say the faults were the games' own, and play goes on. A fault, and the plain game
+        is asked again given the other way (by position text after a game code): if that answers, the first
+        way is lost (conformance.adapters.kinds); else the process is not started again (every later
+        request fails at once)."""
+        faulted, info = self._dead_starts, self._info
+        assert info is not None
+        tried: list[tuple[str, AdapterError]] = []
+        for n, way in enumerate(ways(info, self._ledger)):
+            process = self._start() if n else process  # the first way's fault killed the process
+            start, *rest = probe_requests(info, self.seq, self._lean, way=way)
+            try:
+                self._ask(process, [start])
+            except AdapterError as err:  # the game given this way: the other way may do
+                tried.append((way, err))
+                continue
+            try:
+                self._ask(process, rest)
+            except AdapterError as err:  # the game was given: no way does better
+                tried.append((way, err))
+                break
+            for lost, fault in tried:  # the ways before that faulted where this one answered
+                self._ledger.lose(lost, fault, probe_place(info), faulted)
+            self._dead_starts = 0
+            return process
+        last = tried[-1][1] if tried else AdapterError("no way left to give it a game")
+        self._broken = AdapterError(
+            f"{GIVEN_UP} after {faulted + 1} fresh processes in a row faulted before answering an action (the "
+            f"last on a plain game): {last.message}",
+            last.context,
+        )
+        raise self._broken from None
 
     def _probe_kind(self, process: Child, kind: str) -> Child:
         """After ``restart_limit`` calls of ``kind`` in a row faulted: a plain game and a request of that kind
-        asked of the fresh process (conformance.adapters.kinds). An answer clears the kind; a fault on the
-        request loses it (the process that is left: a fresh one). A fault on the plain game is the call's."""
+        asked of the fresh process (conformance.adapters.kinds; for a way of giving a game, the plain game
+        given that way). An answer clears the kind; a fault on the request loses it (the process that is
+        left: a fresh one). A fault on the plain game (given the usual way) is the call's."""
         assert self._info is not None
-        start, *rest = probe_requests(self._info, self.seq, self._lean, kind)
-        self._ask(process, [start])
+        requests = probe_requests(self._info, self.seq, self._lean, kind)
+        setup = [] if kind in WAYS else requests[:1]
+        self._ask(process, setup)
         dead = self._dead_starts
         try:
-            self._ask(process, rest)
+            self._ask(process, requests[len(setup) :])
         except AdapterError as err:
             self._ledger.lose(kind, err, probe_place(self._info))
-            self._dead_starts = dead  # the process answered its game: the kind's fault, not a dead start
+            self._dead_starts = dead  # the kind's fault, not a dead start
             return self._start()
         self._ledger.answered(kind)
         return process
@@ -646,10 +665,8 @@ def _suspects(key: Key, head: _Sent | None) -> set[str]:
     """The kinds a fault met by the call ``key`` counts against: its own, and when it was sent in a batch
     (``head``: the entry it was announced by), those of the calls after it there (one reply line held them)."""
     if head is not None and head.key == key and head.batch is not None:
-        kinds = {kind_of(k) for k in head.batch.keys[head.index :]}
-    else:
-        kinds = {kind_of(key)}
-    return {kind for kind in kinds if kind is not None}
+        return {kind_of(k) for k in head.batch.keys[head.index :]}
+    return {kind_of(key)}
 
 
 def _legal_moves(result: dict[str, Any], asked: Asked) -> list[str]:

@@ -12,9 +12,10 @@ import pytest
 from harness import HERE, PYTHON, Pair, key, passing_pairs, run_pairs
 from plugin_runs import prepared, run
 
-from conformance.adapter import GIVEN_UP, RESTART_LIMIT
+from conformance.adapter import GIVEN_UP, NOT_SENT, RESTART_LIMIT
 from conformance.adapters.session import make_adapter
 from conformance.adapters.stdio import StdioAdapter
+from conformance.wording import spoiled
 
 DOOMED = HERE / "fakes" / "doomed_engine.py"
 LENIENT = 30.0  # seconds for a request that should succeed (a loaded machine starts Python slowly)
@@ -77,8 +78,10 @@ def test_a_refused_plain_game_is_an_answer_and_no_later_scenario_is_told_of_it(t
     chosen = positions(RESTART_LIMIT + 3)
     results = run_pairs(doomed("refusing", tmp_path / "starts"), chosen)
     details = [results[key(p)].detail for p in chosen]
-    assert all("exited (crash)" in d for d in details), details
-    assert started(tmp_path / "starts") == len(chosen), "the probe shares the process of the game after it"
+    assert all("exited (crash)" in d and "deals no codes" not in d for d in details), details
+    assert not any(spoiled("errored", d) and GIVEN_UP in d for d in details), "the refusal was an answer"
+    lost = [d for d in details if d.startswith(f"games given by position text {NOT_SENT}")]
+    assert details[-len(lost) :] == lost and len(lost) == len(chosen) - RESTART_LIMIT, details
 
 
 def test_a_limit_of_zero_starts_it_again_for_every_game(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from harness import HERE, PYTHON, Pair, key, passing_pairs, run_pairs
 
 from conformance.adapter import NOT_SENT, RESTART_LIMIT, AdapterError
-from conformance.adapters.kinds import Ledger, kind_of, probe_requests
+from conformance.adapters.kinds import Ledger, kind_of, probe_requests, request_kind
 from conformance.adapters.stdio import StdioAdapter
 from conformance.wording import spoiled, spoiled_blocks
 
@@ -42,6 +42,16 @@ def reshuffling(n: int) -> list[Pair]:
     return [p for p in passing_pairs() if any(s.action == "reshuffle" for s in p[0].steps)][:n]
 
 
+def by_code(n: int) -> list[Pair]:
+    """``n`` passing pairs that start from a game code."""
+    return [p for p in passing_pairs() if p[0].code][:n]
+
+
+def by_position(n: int) -> list[Pair]:
+    """``n`` passing pairs that start from a position text."""
+    return [p for p in passing_pairs() if not p[0].code][:n]
+
+
 def asking_messages(n: int) -> list[Pair]:
     """``n`` passing pairs that ask for a reason's message."""
     return [p for p in passing_pairs() if any(s.expected(p[1]).messages for s in p[0].steps)][:n]
@@ -54,7 +64,8 @@ def quiet(n: int) -> list[Pair]:
 
 
 def test_kinds_of_calls() -> None:
-    assert kind_of(("new_game", "app", None, "CR1-N-BAAAAAA", None)) is None
+    assert kind_of(("new_game", "app", None, "CR1-N-BAAAAAA", None)) == "code"
+    assert kind_of(("new_game", "app", "p1: A♠ ...", None, frozenset())) == "position"
     assert [kind_of(("act", a, None)) for a in ("p3-p11", "p7-hold", "reshuffle", "undo", "tap p5", "drop A♠")] == [
         "move", "move", "reshuffle", "undo", "tap", "drop"
     ]  # fmt: skip
@@ -80,19 +91,27 @@ def test_the_ledger_counts_faults_in_a_row_and_an_answer_clears_them() -> None:
     assert off.faults == {} and off.due() == []
 
 
-@pytest.mark.parametrize("kind", ["legal_moves", "message", "reshuffle", "undo", "move", "tap", "drop"])
+KINDS = ["legal_moves", "message", "reshuffle", "undo", "move", "tap", "drop", "code", "position"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_each_kind_is_probed_in_the_plain_game(kind: str) -> None:
+    """The probe of a kind ends with a request of that kind, which the reference answers in the plain game."""
     from conformance.adapters.handshake import info_from_handshake
     from crescent_ref.serve import Server
 
-    info = info_from_handshake(Server().handle({"cmd": "start", "version": 3}) or {})
+    server = Server()
+    info = info_from_handshake(server.handle({"cmd": "start", "version": 3}) or {})
     requests = [r for r, _ in probe_requests(info, 10, lean=True, kind=kind)]
-    assert requests[0] == {"cmd": "new_game", "profile": "app", "code": "CR1-N-BAAAAAA", "seq": 11, "state": []}
-    assert [r["seq"] for r in requests] == list(range(11, 11 + len(requests)))
-    last = requests[-1]
-    assert kind_of((last["cmd"], last.get("action"))) == kind, requests
-    replies = [Server().handle(r) for r in requests[:1]]
-    assert all(r is not None and "result" in r for r in replies)
+    first = requests[0]
+    assert (first["cmd"], first["profile"], first["seq"], first["state"]) == ("new_game", "app", 11, [])
+    assert ("position" in first) == (kind == "position")
+    assert [r["seq"] for r in requests] == [*range(11, 11 + len(requests))]
+    assert request_kind(requests[-1]) == kind, requests
+    replies = [server.handle(r) or {} for r in requests]
+    assert all("result" in r for r in replies), replies
+    if kind in ("move", "undo", "reshuffle", "tap"):
+        assert replies[-1]["result"]["accepted"] is True, (requests, replies)
 
 
 @pytest.mark.parametrize("batch", [False, True], ids=["line-each", "batch"])
@@ -121,6 +140,26 @@ def test_a_hang_on_every_message_request_costs_a_few_timeouts(tmp_path: Path) ->
     results = run_pairs(faulty("hang", "message", tmp_path / "faults", "batch", timeout=2.0), chosen)
     assert faulted(tmp_path / "faults") == RESTART_LIMIT + 1
     assert results[key(chosen[-1])].detail.startswith(f"message requests {NOT_SENT}"), results[key(chosen[-1])].detail
+
+
+def test_a_crash_on_every_game_code_loses_the_codes_and_keeps_the_positions(tmp_path: Path) -> None:
+    """The rule for processes asks the plain game by code, then by position text: the codes are lost, not
+    the implementation (it was given up before)."""
+    chosen = [*by_code(RESTART_LIMIT + 3), *by_position(3)]
+    results = run_pairs(faulty("crash", "code", tmp_path / "faults"), chosen)
+    assert faulted(tmp_path / "faults") == RESTART_LIMIT + 1
+    details = [results[key(p)].detail for p in chosen]
+    assert all(d.startswith(f"games given by game code {NOT_SENT}") for d in details[RESTART_LIMIT:-3]), details
+    assert [results[key(p)].verdict for p in chosen[-3:]] == ["passed"] * 3, details
+
+
+def test_a_hang_on_every_position_text_loses_the_positions_and_keeps_the_codes(tmp_path: Path) -> None:
+    chosen = [*by_position(RESTART_LIMIT + 3), *by_code(3)]
+    results = run_pairs(faulty("hang", "position", tmp_path / "faults", timeout=2.0), chosen)
+    assert faulted(tmp_path / "faults") == RESTART_LIMIT + 1
+    details = [results[key(p)].detail for p in chosen]
+    assert all(d.startswith(f"games given by position text {NOT_SENT}") for d in details[RESTART_LIMIT:-3]), details
+    assert [results[key(p)].verdict for p in chosen[-3:]] == ["passed"] * 3, details
 
 
 def test_faults_on_a_kind_in_some_games_only_keep_it(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Generator
 from typing import Any
 
 from conformance.adapter import AdapterError
-from conformance.adapters.kinds import Ledger, kind_of
+from conformance.adapters.kinds import Ledger, request_kind
 from conformance.adapters.replies import check_seq
 from conformance.adapters.stdio import StdioAdapter
 
@@ -52,9 +52,9 @@ def exchange(adapter: StdioAdapter, requests: list[Request]) -> Generator[dict[s
                 try:
                     reply = _read(adapter, schema, seq)
                 except AdapterError:
-                    ledger.faulted({kind for kind in [_kind(message)] if kind is not None})
+                    ledger.faulted({request_kind(message)})
                     raise
-                ledger.answered(_kind(message))
+                ledger.answered(request_kind(message))
                 pending.pop(0)
                 yield reply
         except AdapterError as err:
@@ -69,19 +69,13 @@ def exchange(adapter: StdioAdapter, requests: list[Request]) -> Generator[dict[s
         finally:
             _drain(adapter, [(schema, seq) for (_, schema), seq in pending])
     if lost < len(requests):
-        yield ledger.fault(str(_kind(requests[lost][0])))
-
-
-def _kind(message: dict[str, Any]) -> str | None:
-    """The kind of a request (conformance.adapters.kinds)."""
-    return kind_of((message["cmd"], message.get("action")))
+        yield ledger.fault(request_kind(requests[lost][0]))
 
 
 def _first_lost(ledger: Ledger, requests: list[Request]) -> int:
     """The place of the first request of a kind no longer sent (the number of requests when none is)."""
-    if ledger.lost:
-        return next((n for n, (message, _) in enumerate(requests) if _kind(message) in ledger.lost), len(requests))
-    return len(requests)
+    lost = ledger.lost
+    return next((n for n, (message, _) in enumerate(requests) if request_kind(message) in lost), len(requests))
 
 
 def _send(adapter: StdioAdapter, requests: list[Request]) -> list[int] | AdapterError:

@@ -2,8 +2,9 @@
 
 Usage: ``python kind_fault_engine.py MODE KIND FAULTS [batch]``. Requests are answered as
 ``crescent-ref serve`` answers them (its handshake without ``batch`` unless ``batch`` is given),
-but a request of KIND (``legal_moves``, ``message``, or an action's first word: ``reshuffle``,
-``undo``; ``move`` for a card move) appends a line to the file FAULTS and then, by MODE:
+but a request of KIND (``legal_moves``, ``message``, an action's first word: ``reshuffle``,
+``undo``; ``move`` for a card move; ``code`` or ``position`` for a ``new_game`` given that way)
+appends a line to the file FAULTS and then, by MODE:
 
 - ``hang``: no reply (the process sleeps);
 - ``crash``: exits with code 3;
@@ -31,6 +32,8 @@ def kind(request: Any) -> str | None:
     """The request's kind, as conformance.adapters.kinds names it."""
     if not isinstance(request, dict):
         return None
+    if request.get("cmd") == "new_game":
+        return "code" if request.get("code") else "position"
     if request.get("cmd") != "act":
         return str(request.get("cmd"))
     word = str(request.get("action", "")).split(" ", 1)[0]
