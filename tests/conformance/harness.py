@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import shlex
+import subprocess
 import sys
 import time
 from collections.abc import Iterable
@@ -113,3 +114,9 @@ def fake_pids(flag: Path) -> list[int]:
     """Every process of the fake engine run with ``flag``: its starts, and the grandchild of ``orphan``."""
     found = [Path(str(flag) + ".starts"), Path(str(flag) + ".orphan")]
     return [int(n) for f in found if f.exists() for n in f.read_text().split()]
+
+
+def cli(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """``crescent-conformance ARGS`` in a child process (its exit code, its output)."""
+    code = "import sys; from conformance.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout)

@@ -4,12 +4,10 @@ each scenario; one that faults only on some games is never given up (conformance
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from harness import HERE, PYTHON, Pair, key, passing_pairs, run_pairs
+from harness import HERE, PYTHON, Pair, cli, key, passing_pairs, run_pairs
 from plugin_runs import prepared, run
 
 from conformance.adapter import GIVEN_UP, NOT_SENT, RESTART_LIMIT
@@ -93,12 +91,6 @@ def test_a_limit_of_zero_starts_it_again_for_every_game(tmp_path: Path) -> None:
 def test_make_adapter_passes_the_limit_on(tmp_path: Path) -> None:
     adapter = make_adapter(cmd=f"{PYTHON} {DOOMED} crash {tmp_path / 's'}", restart_limit=7)
     assert isinstance(adapter, StdioAdapter) and adapter.restart_limit == 7
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """``crescent-conformance ARGS`` in a child process (its exit code, its output)."""
-    code = "import sys; from conformance.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
 
 
 def test_run_and_report_fold_the_runs_after_giving_up_into_one_block(tmp_path: Path) -> None:

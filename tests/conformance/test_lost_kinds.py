@@ -3,12 +3,10 @@ faults on a kind only in some games keeps it (conformance.adapters.kinds)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from harness import HERE, PYTHON, Pair, key, passing_pairs, run_pairs
+from harness import HERE, PYTHON, Pair, cli, key, passing_pairs, run_pairs
 
 from conformance.adapter import NOT_SENT, RESTART_LIMIT, AdapterError
 from conformance.adapters.kinds import Ledger, kind_of, probe_requests, request_kind
@@ -184,12 +182,6 @@ def test_the_spoiled_runs_fold_into_a_block_per_cause() -> None:
     assert blocks[0].startswith("NOT SENT ANY MORE from a[app] on: 3 scenario runs errored") and lost in blocks[0]
     assert blocks[1].startswith("GIVEN UP from c[open] on: 1 scenario run not played")
     assert not spoiled("errored", "no reply within 2s (hang): not sent any more") and not spoiled("failed", lost)
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """``crescent-conformance ARGS`` in a child process (its exit code, its output)."""
-    code = "import sys; from conformance.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=600)
 
 
 DOORS: dict[str, tuple[str, ...]] = {  # the commands that send reshuffles, each with more of them than the limit
