@@ -51,6 +51,8 @@ def _smoke(args: argparse.Namespace) -> int:
         hints = {r.key: explaining_deviation(adapter, contract, r.scenario, r.profile) for r in _failed(results)}
     except AdapterError as err:
         print(f"SMOKE FAILED: the adapter does not complete the handshake: {err}")
+        if "not JSON" in err.message:
+            print("next: stdout carries the protocol's replies only: write banners and logs to stderr")
         print("next: make the handshake reply of spec/protocol.md (docs/writing-an-adapter.md §2), then smoke again")
         return 1
     finally:

@@ -1,4 +1,5 @@
-"""crescent-conformance run and perft: expectations files, not claimed apart from skipped, --validate-protocol."""
+"""crescent-conformance run, perft and smoke: expectations files, not claimed apart from skipped, --validate-protocol,
+a banner on stdout."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from harness import SERVE, corpus, key, run_pairs
+from harness import PYTHON, SERVE, cli, corpus, key, run_pairs
 from mutants import BY_NAME, MutantAdapter
 
 from conformance.adapters.reference import ReferenceAdapter
@@ -161,3 +162,11 @@ def test_an_adapter_that_cannot_be_loaded_is_one_line_and_exit_2(capsys: pytest.
     assert main(["run", "--impl", "no_such_module:factory", "--id", "piles-001"]) == 2
     err = capsys.readouterr().err.strip()
     assert "'no_such_module:factory'" in err and "cannot load the adapter" in err and "\n" not in err
+
+
+def test_smoke_says_where_a_banner_on_stdout_belongs(tmp_path: Path) -> None:
+    banner = tmp_path / "banner.sh"
+    banner.write_text(f"echo 'My Crescent 1.0 starting...'\nexec {PYTHON} -m crescent_ref.serve\n", encoding="utf-8")
+    done = cli("smoke", "--cmd", f"sh {banner}", "--timeout", "30")
+    assert done.returncode == 1 and "handshake failed" in done.stdout and "My Crescent 1.0" in done.stdout, done.stdout
+    assert "write banners and logs to stderr" in done.stdout, done.stdout

@@ -200,3 +200,4 @@ def test_every_door_stops_sending_a_lost_kind(door: str, tmp_path: Path) -> None
     assert NOT_SENT in done.stdout, done.stdout[-3000:]
     if door == "run":
         assert done.stdout.count("NOT SENT ANY MORE from ") == 1, done.stdout[-3000:]
+
