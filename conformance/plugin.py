@@ -132,7 +132,11 @@ class ScenarioItem(pytest.Item):
         try:
             _info(self.config)
         except Exception as err:  # an adapter fault (a stdio handshake, or an in-process adapter's exception)
+            from conformance.wording import handshake_hints
+
             self.result = Result(self.scenario, self.profile, "errored", _handshake_fault(err))
+            hints = "".join(f"; {hint}" for hint in handshake_hints(self.result.detail))
+            self.session.shouldfail = f"crescent: {self.result.detail.splitlines()[0]}{hints}"  # no item can play
         else:
             self.result = judge(adapter, contract(self.config), self.scenario, self.profile)
         if self.result.verdict == "skipped":

@@ -179,6 +179,15 @@ def runs(n: int) -> str:
     return f"{n} {RUNS}" if n != 1 else f"{n} {RUNS[:-1]}"
 
 
+BANNER_HINT = "stdout carries the protocol's replies only: write banners and logs to stderr"
+
+
+def handshake_hints(fault: str) -> list[str]:
+    """What to do about a failed handshake, from its fault (``next:`` lines)."""
+    hints = [BANNER_HINT] if "not JSON" in fault else []
+    return [f"next: {hint}" for hint in hints]
+
+
 def spoiled(verdict: str, detail: str) -> bool:
     """Whether a run was errored without being played to a fault of its own: the implementation had been
     given up, or a kind of request it needed was no longer sent (conformance.adapters.stdio, .kinds)."""

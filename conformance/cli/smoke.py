@@ -13,6 +13,7 @@ from conformance.corpus.scenarios import Scenario
 from conformance.judging.explain import explaining_deviation
 from conformance.judging.report import replay_command
 from conformance.judging.runner import Result, judge, why_skip
+from conformance.wording import handshake_hints
 
 TRIES = 4  # candidates per area before the area counts as not applicable under the declared rules
 GOOD = ("passed",)
@@ -51,8 +52,8 @@ def _smoke(args: argparse.Namespace) -> int:
         hints = {r.key: explaining_deviation(adapter, contract, r.scenario, r.profile) for r in _failed(results)}
     except AdapterError as err:
         print(f"SMOKE FAILED: the adapter does not complete the handshake: {err}")
-        if "not JSON" in err.message:
-            print("next: stdout carries the protocol's replies only: write banners and logs to stderr")
+        for hint in handshake_hints(err.message):
+            print(hint)
         print("next: make the handshake reply of spec/protocol.md (docs/writing-an-adapter.md §2), then smoke again")
         return 1
     finally:

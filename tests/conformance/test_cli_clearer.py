@@ -170,3 +170,5 @@ def test_smoke_says_where_a_banner_on_stdout_belongs(tmp_path: Path) -> None:
     done = cli("smoke", "--cmd", f"sh {banner}", "--timeout", "30")
     assert done.returncode == 1 and "handshake failed" in done.stdout and "My Crescent 1.0" in done.stdout, done.stdout
     assert "write banners and logs to stderr" in done.stdout, done.stdout
+    ran = cli("run", "--cmd", f"sh {banner}", "--timeout", "30", "--id", "piles-001")
+    assert ran.returncode == 1 and "HANDSHAKE FAILED" in ran.stderr and "banners and logs to stderr" in ran.stderr

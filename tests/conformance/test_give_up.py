@@ -161,3 +161,12 @@ def test_fuzz_plays_no_more_games_once_the_implementation_is_given_up(tmp_path: 
     played = re.search(r"stopped after (\d+) games: the implementation was given up", done.stdout)
     assert played is not None and int(played[1]) <= RESTART_LIMIT + 1, done.stdout
     assert started(tmp_path / "starts") == RESTART_LIMIT + 1
+
+
+def test_pytest_stops_the_session_at_a_failed_handshake(kit: pytest.Pytester, tmp_path: Path) -> None:
+    """No item can play without a handshake: one error and the reason, not one error per item."""
+    banner = tmp_path / "banner.sh"
+    banner.write_text(f"echo 'My Crescent 1.0 starting...'\nexec {PYTHON} -m crescent_ref.serve\n", encoding="utf-8")
+    result = run(kit, f"--crescent-cmd=sh {banner}", "-q")
+    assert result.ret == 1 and result.parseoutcomes().get("errors") == 1, result.stdout.str()[-2000:]
+    assert "crescent: handshake failed" in result.stdout.str() and "banners and logs to stderr" in result.stdout.str()
