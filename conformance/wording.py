@@ -179,13 +179,23 @@ def runs(n: int) -> str:
     return f"{n} {RUNS}" if n != 1 else f"{n} {RUNS[:-1]}"
 
 
-BANNER_HINT = "stdout carries the protocol's replies only: write banners and logs to stderr"
+HANDSHAKE_HINTS = {
+    "banner": "stdout carries the protocol's replies only: write banners and logs to stderr",
+    "pretty": "write each reply as one line of JSON (not pretty-printed over several lines)",
+    "hang": "flush stdout after each reply (to a pipe, most languages buffer what they print)",
+}
+_PRETTY = re.compile(r"seen on stdout: b?'[\[{]\s*'")  # the first line of JSON written over several lines
 
 
 def handshake_hints(fault: str) -> list[str]:
-    """What to do about a failed handshake, from its fault (``next:`` lines)."""
-    hints = [BANNER_HINT] if "not JSON" in fault else []
-    return [f"next: {hint}" for hint in hints]
+    """What to do about a failed handshake, from its fault and what was seen (``next:`` lines)."""
+    if "not JSON" in fault:
+        hint = HANDSHAKE_HINTS["pretty" if _PRETTY.search(fault) else "banner"]
+    elif "(hang)" in fault:
+        hint = HANDSHAKE_HINTS["hang"]
+    else:
+        return []
+    return [f"next: {hint}"]
 
 
 def spoiled(verdict: str, detail: str) -> bool:

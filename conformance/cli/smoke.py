@@ -52,7 +52,7 @@ def _smoke(args: argparse.Namespace) -> int:
         hints = {r.key: explaining_deviation(adapter, contract, r.scenario, r.profile) for r in _failed(results)}
     except AdapterError as err:
         print(f"SMOKE FAILED: the adapter does not complete the handshake: {err}")
-        for hint in handshake_hints(err.message):
+        for hint in handshake_hints(str(err)):
             print(hint)
         print("next: make the handshake reply of spec/protocol.md (docs/writing-an-adapter.md §2), then smoke again")
         return 1

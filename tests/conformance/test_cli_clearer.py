@@ -172,3 +172,20 @@ def test_smoke_says_where_a_banner_on_stdout_belongs(tmp_path: Path) -> None:
     assert "write banners and logs to stderr" in done.stdout, done.stdout
     ran = cli("run", "--cmd", f"sh {banner}", "--timeout", "30", "--id", "piles-001")
     assert ran.returncode == 1 and "HANDSHAKE FAILED" in ran.stderr and "banners and logs to stderr" in ran.stderr
+
+
+@pytest.mark.parametrize(
+    ("fault", "hint"),
+    [
+        ("wrote a line that is not JSON (garbage) (exit code -9)\nseen on stdout: b'My game 1.0'", "stderr"),
+        ("wrote a line that is not JSON (garbage) (exit code -9)\nseen on stdout: b'{'", "one line of JSON"),
+        ("wrote a line that is not JSON (garbage) (exit code -9)\nseen on stdout: b'[ '", "one line of JSON"),
+        ("no reply within 10s (hang) (exit code -9)", "flush stdout"),
+        ("exited (crash) (exit code 1)", None),
+    ],
+)
+def test_a_failed_handshake_gets_the_hint_its_fault_calls_for(fault: str, hint: str | None) -> None:
+    from conformance.wording import handshake_hints
+
+    hints = handshake_hints(f"handshake failed: implementation x: {fault}")
+    assert (hints == []) if hint is None else (len(hints) == 1 and hint in hints[0]), hints
