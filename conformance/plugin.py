@@ -132,18 +132,15 @@ class ScenarioItem(pytest.Item):
         try:
             _info(self.config)
         except Exception as err:  # an adapter fault (a stdio handshake, or an in-process adapter's exception)
-            from conformance.wording import handshake_hints
-
             self.result = Result(self.scenario, self.profile, "errored", _handshake_fault(err))
-            hints = "".join(f"; {hint}" for hint in handshake_hints(self.result.detail))
-            self.session.shouldfail = f"crescent: {self.result.detail.splitlines()[0]}{hints}"  # no item can play
+            self.session.shouldfail = _stop_reason(self.result.detail)  # no item can play
         else:
             self.result = judge(adapter, contract(self.config), self.scenario, self.profile)
         if self.result.verdict == "skipped":
             pytest.skip(self.result.detail)
         if self.result.verdict == "errored":
             if self.result.detail.startswith(GIVEN_UP):  # no later item could play: the session stops, as -x does
-                self.session.shouldfail = f"crescent: {self.result.detail}"
+                self.session.shouldfail = _stop_reason(self.result.detail)
             raise ScenarioErrored(self.result)
 
     def runtest(self) -> None:
@@ -245,6 +242,13 @@ def _info(config: pytest.Config) -> Info:
             config.stash[_HANDSHAKE] = err
             raise
     return config.stash[_INFO]
+
+
+def _stop_reason(detail: str) -> str:
+    """Why the session stops (a failed handshake, the implementation given up), with what to do about it."""
+    from conformance.wording import fault_hints
+
+    return f"crescent: {detail.splitlines()[0]}" + "".join(f"; {hint}" for hint in fault_hints(detail))
 
 
 def _handshake_fault(err: Exception) -> str:

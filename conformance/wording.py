@@ -179,20 +179,24 @@ def runs(n: int) -> str:
     return f"{n} {RUNS}" if n != 1 else f"{n} {RUNS[:-1]}"
 
 
-HANDSHAKE_HINTS = {
+FAULT_HINTS = {
     "banner": "stdout carries the protocol's replies only: write banners and logs to stderr",
     "pretty": "write each reply as one line of JSON (not pretty-printed over several lines)",
     "hang": "flush stdout after each reply (to a pipe, most languages buffer what they print)",
+    "exit": "keep reading requests until stdin closes: one process answers every request of a run",
 }
 _PRETTY = re.compile(r"seen on stdout: b?'[\[{]\s*'")  # the first line of JSON written over several lines
 
 
-def handshake_hints(fault: str) -> list[str]:
-    """What to do about a failed handshake, from its fault and what was seen (``next:`` lines)."""
+def fault_hints(fault: str) -> list[str]:
+    """What to do about a fault that spoils every game (a failed handshake, an implementation given up),
+    from its words and what was seen (``next:`` lines; none for a fault that names its own cause)."""
     if "not JSON" in fault:
-        hint = HANDSHAKE_HINTS["pretty" if _PRETTY.search(fault) else "banner"]
+        hint = FAULT_HINTS["pretty" if _PRETTY.search(fault) else "banner"]
     elif "(hang)" in fault:
-        hint = HANDSHAKE_HINTS["hang"]
+        hint = FAULT_HINTS["hang"]
+    elif "closed its output (exit code 0)" in fault:
+        hint = FAULT_HINTS["exit"]
     else:
         return []
     return [f"next: {hint}"]
@@ -227,7 +231,8 @@ def _block(cause: str, first: str, count: int, detail: str) -> str:
     """The one block that stands for ``count`` runs spoiled by ``cause``, from run ``first`` on."""
     if cause == GIVEN_UP:
         hint = "--restart-limit 0 starts the implementation again for every game"
-        return f"GIVEN UP from {first} on: {runs(count)} not played, each errored: {detail}\n  ({hint})"
+        then = "".join(f"\n{line}" for line in fault_hints(detail))
+        return f"GIVEN UP from {first} on: {runs(count)} not played, each errored: {detail}\n  ({hint}){then}"
     hint = "--restart-limit 0 sends every request, whatever came of the last ones"
     return f"NOT SENT ANY MORE from {first} on: {runs(count)} errored, each where it needed one: {detail}\n  ({hint})"
 

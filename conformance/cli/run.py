@@ -49,7 +49,7 @@ from conformance.judging.report import (
     write_report,
 )
 from conformance.judging.runner import Result, judge_all
-from conformance.wording import RUNS, handshake_hints, need_text, not_run, runs, spoiled, spoiled_blocks, unit_line
+from conformance.wording import RUNS, fault_hints, need_text, not_run, runs, spoiled, spoiled_blocks, unit_line
 from crescent_ref.exits import BAD_INPUT, FAILED, INTERRUPTED, OK
 from crescent_ref.progress import progress, shown
 
@@ -185,7 +185,7 @@ def _summary(
     records = [result_record(r) for r in results]
     if contract.info is UNKNOWN and results:  # no handshake: one fault, not one block per run
         print(f"HANDSHAKE FAILED, so every run is errored: {results[0].detail}", file=sys.stderr)
-        for hint in handshake_hints(results[0].detail):
+        for hint in fault_hints(results[0].detail):
             print(hint, file=sys.stderr)
         print(_count_line(contract, records, time.perf_counter() - began))
         return

@@ -13,7 +13,7 @@ from conformance.corpus.scenarios import Scenario
 from conformance.judging.explain import explaining_deviation
 from conformance.judging.report import replay_command
 from conformance.judging.runner import Result, judge, why_skip
-from conformance.wording import handshake_hints
+from conformance.wording import fault_hints
 
 TRIES = 4  # candidates per area before the area counts as not applicable under the declared rules
 GOOD = ("passed",)
@@ -52,7 +52,7 @@ def _smoke(args: argparse.Namespace) -> int:
         hints = {r.key: explaining_deviation(adapter, contract, r.scenario, r.profile) for r in _failed(results)}
     except AdapterError as err:
         print(f"SMOKE FAILED: the adapter does not complete the handshake: {err}")
-        for hint in handshake_hints(str(err)):
+        for hint in fault_hints(str(err)):
             print(hint)
         print("next: make the handshake reply of spec/protocol.md (docs/writing-an-adapter.md §2), then smoke again")
         return 1
@@ -136,6 +136,8 @@ def _smoke_verdict(results: list[Result], hints: dict[str, str | None]) -> int:
             f"SMOKE FAILED: the adapter failed all {len(results)} scenarios; check its state JSON and actions "
             "against spec/protocol.md before a full run"
         )
+        for hint in fault_hints(results[-1].detail):
+            print(hint)
         return 1
     print(f"smoke: {good} of {len(results)} scenarios passed (known differences included)")
     return 0 if good == len(results) else 1

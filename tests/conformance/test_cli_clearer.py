@@ -181,11 +181,12 @@ def test_smoke_says_where_a_banner_on_stdout_belongs(tmp_path: Path) -> None:
         ("wrote a line that is not JSON (garbage) (exit code -9)\nseen on stdout: b'{'", "one line of JSON"),
         ("wrote a line that is not JSON (garbage) (exit code -9)\nseen on stdout: b'[ '", "one line of JSON"),
         ("no reply within 10s (hang) (exit code -9)", "flush stdout"),
+        ("closed its output (exit code 0)", "keep reading requests"),
         ("exited (crash) (exit code 1)", None),
     ],
 )
 def test_a_failed_handshake_gets_the_hint_its_fault_calls_for(fault: str, hint: str | None) -> None:
-    from conformance.wording import handshake_hints
+    from conformance.wording import fault_hints
 
-    hints = handshake_hints(f"handshake failed: implementation x: {fault}")
+    hints = fault_hints(f"handshake failed: implementation x: {fault}")
     assert (hints == []) if hint is None else (len(hints) == 1 and hint in hints[0]), hints
