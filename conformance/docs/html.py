@@ -19,7 +19,8 @@ main { max-width: 1100px; margin: 0 auto; padding: 1rem 1.5rem 4rem; }
 h1 { font-size:1.7rem; margin:.8rem 0; } h2 { margin-top:2.2rem; border-bottom:2px solid var(--line); }
 h3 { margin-top:1.6rem; }
 a { color:var(--accent); }
-code { background:#eef1f3; padding:0 .25em; border-radius:3px; font-size:.92em; }
+code { background:#eef1f3; padding:0 .25em; border-radius:3px; font-size:.92em; overflow-wrap:anywhere; }
+p { overflow-wrap:anywhere; }
 pre { background:#eef1f3; padding:.6rem; overflow-x:auto; }
 table { border-collapse:collapse; margin:.6rem 0; }
 th, td { border:1px solid var(--line); padding:.3rem .5rem; vertical-align:top; text-align:left; }

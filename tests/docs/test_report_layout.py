@@ -7,6 +7,7 @@ installs Debian's chromium and chromium-driver).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -97,3 +98,25 @@ def test_a_matrix_mark_shows_its_profile_without_hover(
     found = measure(driver, out, (1400, 900), MARK)
     assert found["label"] == found["profile"] and found["visible"], found
     assert found["width"] > 5 and found["height"] > 5 and found["size"] >= 10, found
+
+
+OVERFLOW = """
+const page = document.documentElement;
+const wide = [...document.querySelectorAll('main *')]
+  .filter((e) => e.getBoundingClientRect().right > page.clientWidth + 1 && !e.closest('.wide, pre, table'));
+return {page: [page.scrollWidth, page.clientWidth], wide: wide.slice(0, 5).map((e) => e.outerHTML.slice(0, 120)),
+        spoiled: [...document.querySelectorAll('p.why')].map((p) => p.innerText).join(' ')};
+"""
+
+
+def test_on_a_phone_a_report_with_spoiled_runs_is_no_wider_than_the_screen(driver: WebDriver, tmp_path: Path) -> None:
+    """A report whose runs were spoiled (a kind of request no longer sent: long commands, long faults) keeps to
+    the phone's width: only tables and code blocks scroll, inside themselves."""
+    fake = Path(__file__).resolve().parents[1] / "conformance" / "fakes" / "kind_fault_engine.py"
+    command = f"{sys.executable} {fake} crash reshuffle {tmp_path / 'faults'} batch"
+    saved, out = tmp_path / "report.json", tmp_path / "report.html"
+    assert main(["run", "--cmd", command, "--profile", "app", "--report", str(saved), "-q"]) == 1
+    assert main(["html-report", str(saved), "--out", str(out)]) == 0
+    found = measure(driver, out, (390, 844), OVERFLOW)
+    assert "NOT SENT ANY MORE" in found["spoiled"], found
+    assert found["page"][0] <= found["page"][1] and not found["wide"], found
