@@ -39,13 +39,17 @@ class Renderer(RendererHTML):
         return post(html) if callable(post) else html
 
     def renderToken(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
-        """A tag; those of lists and tables without a line break, but for the close of a top-level one."""
+        """A tag; those of lists and tables without a line break, but for the close of a top-level one; a top-level
+        table in a ``wide`` box."""
         token = tokens[idx]
         if token.type == "heading_open":
             token.attrSet("id", slug(tokens[idx + 1].content))
         html = super().renderToken(tokens, idx, options, env)
         top_close = token.nesting == -1 and token.level == 0
-        return html.rstrip("\n") if token.tag in COMPACT and not top_close else html
+        html = html.rstrip("\n") if token.tag in COMPACT and not top_close else html
+        if token.tag == "table" and token.level == 0:  # a wide table scrolls in its own box (a phone's page does not)
+            html = '<div class="wide">' + html if token.nesting == 1 else html.replace("</table>", "</table></div>", 1)
+        return html
 
     def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         """Plain text: only ``&``, ``<`` and ``>`` escaped."""

@@ -32,5 +32,6 @@ def pages() -> dict[str, str]:
     if PLOT.exists():
         svg = PLOT.read_text(encoding="utf-8")
         image = re.compile(f'<img src="{re.escape(PLOT.name)}" alt="([^"]*)" />')
-        html = image.sub(lambda found: f"<figure>{svg}<figcaption>{found.group(1)}</figcaption></figure>", html)
+        figure = '<figure class="figure">{}<figcaption>{}</figcaption></figure>'  # the plot shrinks to a phone's width
+        html = image.sub(lambda found: figure.format(svg, found.group(1)), html)
     return {FILE: page("Crescent: the solver and win rates", html, nav(), wide=True)}

@@ -120,3 +120,19 @@ def test_on_a_phone_a_report_with_spoiled_runs_is_no_wider_than_the_screen(drive
     found = measure(driver, out, (390, 844), OVERFLOW)
     assert "NOT SENT ANY MORE" in found["spoiled"], found
     assert found["page"][0] <= found["page"][1] and not found["wide"], found
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The docs site, built once."""
+    out = tmp_path_factory.mktemp("site")
+    assert main(["docs", "--out", str(out)]) == 0
+    return out
+
+
+def test_on_a_phone_no_page_of_the_docs_site_is_wider_than_the_screen(driver: WebDriver, site: Path) -> None:
+    """Wide tables and code scroll inside their own box, plots shrink: the page itself keeps to 390 px."""
+    pages = sorted(site.glob("*.html"))
+    assert len(pages) >= 8, pages
+    wide = {p.name: found for p in pages if (found := measure(driver, p, (390, 844), OVERFLOW))["page"][0] > 390}
+    assert not wide, wide

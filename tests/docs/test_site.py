@@ -166,8 +166,8 @@ def test_the_profiles_page_shows_every_parameter_of_every_profile(site: Path) ->
         ("a `x<y` **b** *c*", "<p>a <code>x&lt;y</code> <strong>b</strong> <em>c</em></p>"),
         ("- one\n  more\n- two", "<ul><li>one more</li><li>two</li></ul>"),
         ("1. a\n   - b\n   - c\n2. d", "<ol><li>a\n<ul><li>b</li><li>c</li></ul></li><li>d</li></ol>"),
-        ("| a | b |\n|---|---|\n| 1 | 2 |", "<table><thead><tr><th>a</th><th>b</th></tr></thead>"
-         "<tbody><tr><td>1</td><td>2</td></tr></tbody></table>"),
+        ("| a | b |\n|---|---|\n| 1 | 2 |", '<div class="wide"><table><thead><tr><th>a</th><th>b</th></tr></thead>'
+         "<tbody><tr><td>1</td><td>2</td></tr></tbody></table></div>"),
         ("```\n<x>\n```", "<pre><code>&lt;x&gt;</code></pre>"),
         ("[spec](a.html)", '<p><a href="a.html">spec</a></p>'),
         ("- **`won`**: all", "<ul><li><strong><code>won</code></strong>: all</li></ul>"),
