@@ -11,6 +11,7 @@ Actions, one canonical text each:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -99,8 +100,10 @@ class Action:
         return f"Action.from_text({str(self)!r})"
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_action(text: str) -> Action:
-    """Parse one action, raising NotationError that quotes the text."""
+    """Parse one action, raising NotationError that quotes the text (remembered: an Action is immutable, and a
+    game's actions repeat; a text that fails raises each time)."""
     token = " ".join(text.split())
     low = token.lower()
     if low in ("reshuffle", "undo"):

@@ -15,6 +15,7 @@ Text form (fields separated by spaces, in this order; ``held`` only when a card 
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -41,9 +42,7 @@ class Position(NamedTuple):
     @classmethod
     def from_text(cls, text: str) -> Position:
         """Parse and validate the text form; NotationError quotes the offending part."""
-        position = _parse(text)
-        validate(position)
-        return position
+        return _checked(text)
 
     @classmethod
     def from_text_unchecked(cls, text: str) -> Position:
@@ -125,6 +124,15 @@ def _fields(text: str) -> dict[str, str]:
     if missing:
         raise NotationError("position", text, f"missing field(s): {', '.join(missing)}")
     return fields
+
+
+@functools.lru_cache(maxsize=1024)
+def _checked(text: str) -> Position:
+    """A position text parsed and validated, remembered: a corpus starts many games from the same texts (a
+    Position is immutable; a text that fails raises each time, never remembered)."""
+    position = _parse(text)
+    validate(position)
+    return position
 
 
 def _parse(text: str) -> Position:
