@@ -4,6 +4,7 @@
 //   node bin/crescent-js.js                      serve the protocol on stdin/stdout
 //   node bin/crescent-js.js perft --profile P (--position TEXT | --code CODE) --depth N [--divide]
 
+import '../src/tiering.js';
 import { serve } from '../src/server.js';
 import { perftMain } from '../src/perft.js';
 
