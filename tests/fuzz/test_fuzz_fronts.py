@@ -32,6 +32,60 @@ def test_a_faulty_engine_is_found_over_stdio(tmp_path: Path) -> None:
     assert len(finding.case.actions) <= 2
 
 
+def test_every_game_over_stdio_is_played_by_one_process(tmp_path: Path) -> None:
+    # A game's replies are read, then its exchange closed: that is no fault, so the process is kept
+    # (each game killed it before, and fuzz paid one process start a game).
+    made: list[StdioAdapter] = []
+
+    def factory() -> StdioAdapter:
+        made.append(StdioAdapter(f"{PYTHON} -m crescent_ref.serve"))
+        return made[-1]
+
+    report = fuzz(factory, FuzzConfig(profile="app", games=8, out=tmp_path))
+    assert report.games == 8 and not report.findings
+    assert [adapter.restarts for adapter in made] == [0]
+
+
+def test_a_game_stopped_at_a_difference_keeps_the_stream_in_step(tmp_path: Path) -> None:
+    # the first difference ends a game with replies still due: they are read, not left for the next game
+    made: list[StdioAdapter] = []
+
+    def factory() -> StdioAdapter:
+        made.append(StdioAdapter(f"{SERVE_MUTANT} foundation_wrap"))
+        return made[-1]
+
+    report = fuzz(factory, FuzzConfig(profile="app", games=30, out=tmp_path, max_findings=3, shrink=False))
+    assert report.findings and all(f.difference.kind != "fault" for f in report.findings)
+    assert [adapter.restarts for adapter in made] == [0] * len(made)
+
+
+CRASH_AT_MOVE = """
+import os, sys
+from crescent_ref import serve
+answer = serve.Server._act
+def act(self, request):
+    if self.game is not None and self.game.position.moves >= {moves}:
+        os._exit(3)  # a crash: no reply, and none of the replies of the lines read with this one
+    return answer(self, request)
+serve.Server._act = act
+sys.exit(serve.main())
+"""
+
+
+def test_a_crash_is_placed_at_the_action_that_caused_it(tmp_path: Path) -> None:
+    # The reference's serve answers the lines it reads together in one write, so a crash on a game's
+    # fourth move loses that game's earlier replies too: the fault first shows at its loading. Played
+    # again a request at a time, the game places it at the move that crashed, and it repeats there
+    # (shrinking may then start the game later, from a position with moves already made).
+    script = tmp_path / "crash_at_move.py"
+    script.write_text(CRASH_AT_MOVE.format(moves=3), encoding="utf-8")
+    config = FuzzConfig(profile="app", games=3, out=tmp_path, max_findings=3, shrink_seconds=20)
+    [finding] = fuzz(lambda: StdioAdapter(f"{PYTHON} {shlex.quote(str(script))}", timeout=10), config).findings
+    assert finding.difference.kind == "fault" and "exited (crash) (exit code 3)" in str(finding.difference)
+    assert "not repeated" not in str(finding.difference)
+    assert finding.difference.step >= 1 and finding.difference.action is not None  # at a move, not the loading
+
+
 def test_a_crash_over_stdio_is_one_finding_without_a_traceback(tmp_path: Path) -> None:
     flag = tmp_path / "crashed"
     config = FuzzConfig(profile="app", games=3, out=tmp_path, max_findings=3)

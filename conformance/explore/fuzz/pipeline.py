@@ -61,6 +61,8 @@ def exchange(adapter: StdioAdapter, requests: list[Request]) -> Generator[dict[s
             pending.clear()
             yield err
             return
+        except GeneratorExit:  # the caller stopped early: the finally reads what is due, the process stays
+            raise
         except BaseException:  # Ctrl-C, SIGTERM: answered at once, no replies waited for
             pending.clear()
             if adapter.process is not None:
