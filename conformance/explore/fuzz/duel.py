@@ -168,17 +168,33 @@ class Duel:
         """The reference plays (``choose`` picks), then the implementation; compared step by step."""
         expected = self.expect(given, choose)
         actions = tuple(e.action for e in expected[1:] if e.action is not None)
-        answers = self.answers(given, actions)
+        found = self._first(expected, self.answers(given, actions))
+        if found is not None and found.kind == "fault" and isinstance(self.impl, StdioAdapter):
+            found = self._located(expected, given, actions, found)
+        return found, actions
+
+    def _first(self, expected: list[Expected], answers: Generator[Answer | Difference, None, None]
+               ) -> Difference | None:
+        """The first step where the implementation's answers differ from ``expected``."""
         try:
             for step, (want, got) in enumerate(zip(expected, answers, strict=False)):
                 found = got if isinstance(got, Difference) else self.judge(step, want, got)
                 if found is not None:
-                    return found, actions
+                    return found
         except Skipped:
             pass
         finally:
             answers.close()
-        return None, actions
+        return None
+
+    def _located(self, expected: list[Expected], given: dict[str, str], actions: Sequence[str],
+                 fault: Difference) -> Difference:
+        """A fault met in a game sent at once, placed at the request that caused it: the game played
+        again a request at a time. An implementation that writes the replies of requests read together
+        in one go loses them all when it crashes on the last, so the fault first shows at an earlier
+        step (often the loading). A replay without a fault leaves ``fault`` as it was met."""
+        again = self._first(expected, self._stepwise(given, actions))
+        return again if again is not None and again.step >= fault.step else fault
 
     def expect(self, given: dict[str, str], choose: Chooser) -> list[Expected]:
         """The reference's outcome, state and legal moves after each action it chooses."""
