@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from conformance.adapter import Adapter, Info, Reply
+from conformance.adapter import Adapter, Call, Info, Reply, announce
 from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
 from crescent_ref.perft import actions, perft
@@ -83,14 +83,28 @@ def node_actions(adapter: Adapter, state: dict[str, Any]) -> list[str]:
     return moves
 
 
-def adapter_perft(adapter: Adapter, profile: str, position: str, depth: int, path: tuple[str, ...] = ()) -> int:
+def adapter_perft(
+    adapter: Adapter, profile: str, position: str, depth: int, path: tuple[str, ...] = (), *, announced: bool = False
+) -> int:
     """Leaves at ``depth`` below the node reached by ``path`` from ``position`` (every action replayed is
-    checked accepted: ActionRefused)."""
+    checked accepted: ActionRefused). ``announced``: the node's calls were announced with its siblings'."""
+    if not announced:
+        announce(adapter, _node_calls(profile, position, path))
     state = replay(adapter, profile, position, path)
     todo = node_actions(adapter, state)
     if depth <= 1:
         return len(todo) if depth == 1 else 1
-    return sum(adapter_perft(adapter, profile, position, depth - 1, (*path, a)) for a in todo)
+    children = [(*path, a) for a in todo]
+    if depth == 2:  # the children are counted from their legal moves alone: all of theirs in one write
+        announce(adapter, [call for child in children for call in _node_calls(profile, position, child)])
+    return sum(adapter_perft(adapter, profile, position, depth - 1, c, announced=depth == 2) for c in children)
+
+
+def _node_calls(profile: str, position: str, path: tuple[str, ...]) -> list[Call]:
+    """The calls that reach a node and ask its legal moves: announced, an adapter that pipelines sends
+    them in one write (``conformance.adapter.announce``); a refusal on the way drops the rest unread."""
+    acts: list[Call] = [("act", {"action": action}) for action in path]
+    return [("start", {"profile": profile, "position": position}), *acts, ("legal_moves", {})]
 
 
 def adapter_divide(adapter: Adapter, profile: str, position: str, depth: int) -> dict[str, int]:

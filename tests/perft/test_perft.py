@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import shlex
+import sys
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -10,10 +13,13 @@ import yaml
 
 from conformance.adapter import Reply
 from conformance.adapters.reference import ReferenceAdapter
+from conformance.adapters.stdio import StdioAdapter
 from conformance.explore.perft import PerftCase, adapter_divide, adapter_perft, cases, check
 from crescent_ref.game import Game
 from crescent_ref.perft import divide, perft
 from crescent_ref.spec_files import spec_dir
+
+SPY = Path(__file__).resolve().parents[1] / "conformance" / "fakes" / "pipe_spy.py"
 
 CASES = cases()
 
@@ -80,3 +86,19 @@ def test_an_unreadable_counted_move_fails_the_case_and_is_named(accepts: bool, c
     case = PerftCase(CASES[0].name, CASES[0].profile, CASES[0].position, {1: CASES[0].counts[1]})
     problems = check(ListsGarbage(accepts), case, reshuffle_count=counters)
     assert problems and any("'zz'" in line or line.endswith("actions: zz") for line in problems), problems
+
+
+def test_over_stdio_a_node_and_its_leaves_go_in_few_writes(tmp_path: Path) -> None:
+    # Each node's calls (the start, the path replayed, its legal moves) are announced, and a node above
+    # the leaves announces all its children's: an adapter that pipelines sends each lot in one write
+    # (one batch line for the reference's serve), not one round trip a request.
+    case = next(c for c in cases() if c.profile == "app" and max(c.counts) >= 3)
+    serve = [sys.executable, "-m", "crescent_ref.serve"]
+    adapter = StdioAdapter(shlex.join([sys.executable, str(SPY), str(tmp_path), *serve]))
+    try:
+        assert adapter_perft(adapter, case.profile, case.position, 3) == case.counts[3]
+        calls = adapter.calls
+    finally:
+        adapter.close()
+    lines = (tmp_path / "sent").read_bytes().count(b"\n") - 1  # less the handshake
+    assert calls > 300 and lines * 10 < calls, (lines, calls)
