@@ -214,6 +214,11 @@ def test_a_card_lost_at_load_is_the_deal_not_autoplay(tmp_path: Path) -> None:
     ((("p1", "piles", "8♦,3♠", "8♦,3♠,7♦"), ("foundation_cards", "foundation_cards", 10, 11)), False),
     ((("p1", "piles", "8♦,3♠,7♦", "8♦,4♠"), ("foundation_cards", "foundation_cards", 10, 11)), False),
     ((("p1", "piles", "8♦", "-"), ("foundation_cards", "foundation_cards", 10, 11)), True),
+    # the other way: the reference autoplayed at the load and the implementation did not
+    ((("p1", "piles", "8♦,3♠", "8♦,3♠,Q♥"), ("foundation_cards", "foundation_cards", 9, 8)), True),
+    ((("p1", "piles", "8♦,3♠", "8♦,3♠,Q♥"), ("top of ♥K", "foundations", "Q♥", "K♥")), True),
+    ((("p1", "piles", "8♦,3♠", "8♦,4♠,Q♥"), ("foundation_cards", "foundation_cards", 9, 8)), False),
+    ((("p1", "piles", "8♦,3♠", "8♦,3♠,Q♥"), ("foundation_cards", "foundation_cards", 9, 10)), False),
 ])
 def test_autoplay_explains_only_top_cards_gone_to_the_foundations(parts: tuple[tuple[Any, ...], ...],
                                                                    explained: bool) -> None:
@@ -222,3 +227,21 @@ def test_autoplay_explains_only_top_cards_gone_to_the_foundations(parts: tuple[t
 
     diff = Difference("state", 0, fields=tuple(FieldDiff(*part) for part in parts))
     assert _autoplay_explains(diff) is explained
+
+
+def test_a_refused_give_back_is_the_give_backs_rule_by_a_move_or_by_a_tap() -> None:
+    # foundation-final refuses a card leaving a foundation: onto a pile (a move, or a tap on the pile while
+    # the foundation's card is selected) that is give-backs; onto the other foundation, between-foundations
+    from conformance.explore.fuzz.diagnose import refusal_rule
+    from conformance.explore.fuzz.duel import new_game
+    from conformance.explore.fuzz.experiment import Scene
+    from crescent_ref.actions import Action, parse_place
+    from crescent_ref.profiles import get_profile
+
+    game = new_game(get_profile("app"), {"code": "CR1-N-BAAAAAA"})  # what the refusal was of is all that counts
+    scene = Scene(game, lambda at, actions: None)
+    assert refusal_rule(scene, Action.from_text("A♠-p2"), "foundation-final") == "give-backs"
+    assert refusal_rule(scene, Action.from_text("A♠-K♠"), "foundation-final") == "between-foundations"
+    game.selected = parse_place("A♠")
+    assert refusal_rule(scene, Action.from_text("tap p2"), "foundation-final") == "give-backs"
+    assert refusal_rule(scene, Action.from_text("tap K♠"), "foundation-final") == "between-foundations"

@@ -281,13 +281,20 @@ def refusal_rule(scene: Scene, act: Action, reason: str | None) -> str:
             return "between-foundations"
         return "foundation-wrap" if PILES <= dst < HOLD and finished_foundation(pos, dst) else "foundation-sequence"
     if reason == "foundation-final":
-        return "give-backs" if act.kind == "move" and dst < PILES else "between-foundations"
+        return "give-backs" if _onto_pile(scene, act) else "between-foundations"
     if reason == "nothing-to-undo":
         return "undo-reshuffle" if scene.since_reshuffle == 0 else "undo-limit"
     if reason == "game-over":  # what the rules would say if the game went on
         going = _as_if_going(scene, act)
         return refusal_rule(scene, act, going) if going else "game-over"
     return REFUSALS.get(reason or "", "reason-order")
+
+
+def _onto_pile(scene: Scene, act: Action) -> bool:
+    """``act`` puts a card on a pile: a move there, or a tap on a pile while a card is selected (I-TAP)."""
+    if act.kind == "move":
+        return act.dst < PILES
+    return act.kind == "tap" and scene.game.selected is not None and act.src < PILES
 
 
 def _as_if_going(scene: Scene, act: Action) -> str | None:
@@ -440,19 +447,26 @@ def _state_rule(diff: Difference, scene: Scene, fields: list[str]) -> str:
 
 
 def _autoplay_explains(diff: Difference) -> bool:
-    """Whether autoplay could have made the implementation's state from ours: it only takes top cards
-    of piles to the foundations, so each differing pile of theirs is ours with top cards gone, the
-    foundations differ too, and their count of foundation cards is higher. (A position loaded with a
-    card lost, or a foundation emptied, is a fault of the loading, not of autoplay.)"""
+    """Whether autoplay, played by one side and not the other, could have made the difference: it only
+    takes top cards of piles to the foundations, so each differing pile of the side that autoplayed is
+    the other's with top cards gone, the foundations differ too, and its count of foundation cards is
+    higher. (A position loaded with a card lost, or a foundation emptied, is a fault of the loading,
+    not of autoplay.)"""
     fields = {part.field for part in diff.fields}
-    if "piles" in fields and not fields & {"foundations", "foundation_cards"}:
-        return False
+    if "piles" not in fields or not fields & {"foundations", "foundation_cards"}:
+        return False  # autoplay moves cards from the piles to the foundations: both differ
+    return _autoplayed_from(diff, theirs_moved=True) or _autoplayed_from(diff, theirs_moved=False)
+
+
+def _autoplayed_from(diff: Difference, theirs_moved: bool) -> bool:
+    """Whether the implementation's state (``theirs_moved``), or ours, is the other's after autoplay."""
     for part in diff.fields:
-        if part.field == "foundation_cards" and not _number(part.actual) > _number(part.expected):
+        before, after = (part.expected, part.actual) if theirs_moved else (part.actual, part.expected)
+        if part.field == "foundation_cards" and not _number(after) > _number(before):
             return False
         if part.field == "piles":
-            ours, theirs = _pile_cards(str(part.expected)), _pile_cards(str(part.actual))
-            if ours is None or theirs is None or len(theirs) >= len(ours) or ours[: len(theirs)] != theirs:
+            longer, shorter = _pile_cards(str(before)), _pile_cards(str(after))
+            if longer is None or shorter is None or len(shorter) >= len(longer) or longer[: len(shorter)] != shorter:
                 return False
     return True
 
