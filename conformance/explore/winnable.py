@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from conformance.adapter import Adapter, AdapterError, Info
+from conformance.adapter import Adapter, AdapterError, Info, announce
 from conformance.contract import Contract
 from crescent_ref.exits import FAILED, OK
 from crescent_ref.game import Game
@@ -78,7 +78,8 @@ def check_code(
 
 def _play(adapter: Adapter, profile: str, start: dict[str, str], line: list[str]) -> dict[str, Any] | str:
     """The implementation's state after the line (from a code or the position it deals), or why the line
-    did not get through."""
+    did not get through. The calls are announced: an adapter that pipelines sends the line in one write."""
+    announce(adapter, [("start", {"profile": profile, **start}), *(("act", {"action": a}) for a in line)])
     adapter.start(profile, **start)
     state: dict[str, Any] = {}
     for number, action in enumerate(line, 1):

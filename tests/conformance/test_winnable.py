@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import shlex
+import sys
+from pathlib import Path
+
 import pytest
 
 from conformance.adapter import AdapterError, Reply
 from conformance.adapters.reference import ReferenceAdapter
+from conformance.adapters.stdio import StdioAdapter
 from conformance.cli import main
 from conformance.explore.winnable import CodeCheck, check_code, exit_code
 from crescent_ref.solver import Budget
 from crescent_ref.state_json import game_state
 
 EASY = "CR1-N-BAAAAAA"  # the solver wins it in app within a few thousand positions
+SPY = Path(__file__).resolve().parent / "fakes" / "pipe_spy.py"
 BUDGET = Budget(nodes=40_000, seconds=60)
 
 
@@ -115,3 +121,17 @@ class CrashesMidway(ReferenceAdapter):
 def test_an_adapter_fault_is_the_codes_result() -> None:
     check = check_code(CrashesMidway(), "app", EASY, BUDGET)
     assert check.finding == "not-won" and "the adapter failed: the implementation exited (crash)" in check.detail
+
+
+def test_over_stdio_the_line_goes_in_one_write(tmp_path: Path) -> None:
+    # the start and the solver's line are announced: the reference's serve gets them as one batch line
+    serve = [sys.executable, "-m", "crescent_ref.serve"]
+    adapter = StdioAdapter(shlex.join([sys.executable, str(SPY), str(tmp_path), *serve]))
+    try:
+        check = check_code(adapter, "app", EASY, BUDGET)
+        calls = adapter.calls
+    finally:
+        adapter.close()
+    assert check.finding == "won" and calls > 50
+    sent = (tmp_path / "sent").read_bytes().splitlines()
+    assert len(sent) == 3 and b'"cmd":"batch"' in sent[1]  # the handshake, the batch, stop
