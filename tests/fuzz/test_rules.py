@@ -219,6 +219,7 @@ def test_a_card_lost_at_load_is_the_deal_not_autoplay(tmp_path: Path) -> None:
     ((("p1", "piles", "8♦,3♠", "8♦,3♠,Q♥"), ("top of ♥K", "foundations", "Q♥", "K♥")), True),
     ((("p1", "piles", "8♦,3♠", "8♦,4♠,Q♥"), ("foundation_cards", "foundation_cards", 9, 8)), False),
     ((("p1", "piles", "8♦,3♠", "8♦,3♠,Q♥"), ("foundation_cards", "foundation_cards", 9, 10)), False),
+    ((("moves", "moves", 0, 2),), True),  # autoplay's moves counted by one side: the caller names it
 ])
 def test_autoplay_explains_only_top_cards_gone_to_the_foundations(parts: tuple[tuple[Any, ...], ...],
                                                                    explained: bool) -> None:
@@ -245,3 +246,27 @@ def test_a_refused_give_back_is_the_give_backs_rule_by_a_move_or_by_a_tap() -> N
     game.selected = parse_place("A♠")
     assert refusal_rule(scene, Action.from_text("tap p2"), "foundation-final") == "give-backs"
     assert refusal_rule(scene, Action.from_text("tap K♠"), "foundation-final") == "between-foundations"
+
+
+FULL_P12 = ("up:A♠,A♥,A♦,2♣ down:K♠,Q♥,K♦,K♣ piles:10♠,2♠,2♣,6♣,5♣,4♠,5♠/K♥,3♣,K♠,5♦,Q♠,10♦/2♥,J♥,A♣,4♦,4♣,Q♦/"
+            "9♥,10♣,3♥,8♣,3♥/Q♥,3♠,9♦,6♠/8♦,10♥,8♠/J♠,9♣,Q♣,4♠,8♣,8♠/6♥,7♣,8♥,J♦,8♦,4♥/7♠,6♠,9♦,8♥,3♦,9♥/"
+            "3♦,6♣,7♦,7♥,J♣,4♦/J♣,2♦,Q♠,A♠,J♥,2♥/3♠,A♥,6♦,J♦,2♦,5♣,3♣,2♠,10♥,5♥,K♦,9♠,7♠/6♥,7♦,9♣,K♣,Q♦/"
+            "9♠,J♠,4♥,7♥,10♣,7♣/5♦,10♦,6♦,5♥/A♦,10♠,5♠,Q♣,4♣ reshuffles:3 moves:0")
+
+
+@pytest.mark.parametrize(("ignored", "kind"), [((), "legal-moves"), (("reason:pile-full",), None)])
+def test_a_tap_onto_a_full_pile_is_looked_past_with_the_pile_full_reason(ignored: tuple[str, ...],
+                                                                          kind: str | None) -> None:
+    # without a pile limit p6-p12 is listed legal and tap p6 moves 8♠ onto the 13 cards of p12, where the
+    # reference (nowhere to go) selects it: differences of the legal moves and of the tap's effect that
+    # the ignored reason covers
+    from conformance.explore.fuzz.duel import Duel, fixed
+    from conformance.explore.fuzz.mask import Mask
+
+    adapter = MutantAdapter(BY_NAME["no_pile_limit_in_app"])
+    info = adapter.info()
+    ignore = Ignore.parse(list(ignored))
+    reference = info.reference_profile("app")
+    duel = Duel(adapter, "app", reference, Observed.of(info, ignore), Mask(reference, ignore).sift)
+    found, _ = duel.play({"position": FULL_P12}, fixed(["tap p6"]))
+    assert (found.kind if found is not None and found.kind != "ignored" else None) == kind

@@ -453,8 +453,8 @@ def _autoplay_explains(diff: Difference) -> bool:
     higher. (A position loaded with a card lost, or a foundation emptied, is a fault of the loading,
     not of autoplay.)"""
     fields = {part.field for part in diff.fields}
-    if "piles" not in fields or not fields & {"foundations", "foundation_cards"}:
-        return False  # autoplay moves cards from the piles to the foundations: both differ
+    if ("piles" in fields) != bool(fields & {"foundations", "foundation_cards"}):
+        return False  # autoplay moves cards from the piles to the foundations: both differ, or neither
     return _autoplayed_from(diff, theirs_moved=True) or _autoplayed_from(diff, theirs_moved=False)
 
 

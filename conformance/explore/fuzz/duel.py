@@ -22,6 +22,7 @@ from conformance.explore.fuzz.compare import Difference, compare_legal, compare_
 from conformance.explore.fuzz.observe import Observed
 from conformance.explore.fuzz.pipeline import Request, exchange
 from conformance.judging.state import canonical_action
+from crescent_ref import movegen
 from crescent_ref.actions import Action, place_text
 from crescent_ref.cards import CARD_TEXT
 from crescent_ref.game import Game, Outcome
@@ -179,6 +180,8 @@ class Duel:
         try:
             for step, (want, got) in enumerate(zip(expected, answers, strict=False)):
                 found = got if isinstance(got, Difference) else self.judge(step, want, got)
+                if found is not None and self._ignored_move(expected[step - 1] if step else None, found):
+                    found = Difference("ignored", step, found.action)
                 if found is not None:
                     return found
         except Skipped:
@@ -207,6 +210,20 @@ class Duel:
 
     def _legal(self, game: Game) -> list[Action] | None:
         return game.legal_moves() if self.seen.legal_moves else None
+
+    def _ignored_move(self, before: Expected | None, found: Difference) -> bool:
+        """A tap or drop whose effect differs because the implementation made a move the reference refuses
+        for a reason the user ignores (``--ignore reason:pile-full``: a tap onto a full pile, where the
+        reference selects): as ignored as that move's own refusal would be."""
+        moves = found.meta.get("impl_moves") if found.kind == "reply" else None
+        reasons = self.seen.ignore.reasons
+        if before is None or not moves or not reasons or not isinstance(moves[0], str):
+            return False
+        try:
+            act = Action.from_text(canonical_action(moves[0]))
+        except ValueError:
+            return False
+        return act.kind == "move" and movegen.reason(self.reference, before.view[0], act.src, act.dst) in reasons
 
     def judge(self, step: int, want: Expected, got: Answer) -> Difference | None:
         """The difference between the reference's and the implementation's account of one step."""
