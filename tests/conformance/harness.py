@@ -20,6 +20,7 @@ from conformance.judging.runner import Result, run_scenario
 
 HERE = Path(__file__).resolve().parent
 FAKE = HERE / "fakes" / "fake_engine.py"
+SPY = HERE / "fakes" / "pipe_spy.py"  # keeps a copy of every line between the runner and an adapter
 PYTHON = shlex.quote(sys.executable)
 SERVE = f"{PYTHON} -m crescent_ref.serve"
 

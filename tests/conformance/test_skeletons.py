@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import corpus
+from harness import SPY, corpus
 
 from conformance.adapter import BATCH, STATE_ON_DEMAND
 from conformance.adapters.lines import schema_problem
@@ -30,7 +30,6 @@ from conformance.corpus.scenarios import Scenario
 from conformance.judging.runner import run_scenario
 
 SKELETONS = Path(__file__).resolve().parents[2] / "docs" / "skeletons"
-SPY = Path(__file__).resolve().parent / "fakes" / "pipe_spy.py"
 # language -> (the tools it needs, the build command, the command that runs what was built); {src} is
 # docs/skeletons and {out} the build folder
 BUILT = {

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from harness import SPY
 
 from conformance.adapter import AdapterError, Reply
 from conformance.adapters.reference import ReferenceAdapter
@@ -17,7 +18,6 @@ from crescent_ref.solver import Budget
 from crescent_ref.state_json import game_state
 
 EASY = "CR1-N-BAAAAAA"  # the solver wins it in app within a few thousand positions
-SPY = Path(__file__).resolve().parent / "fakes" / "pipe_spy.py"
 BUDGET = Budget(nodes=40_000, seconds=60)
 
 

@@ -217,10 +217,10 @@ class Duel:
         reference selects): as ignored as that move's own refusal would be."""
         moves = found.meta.get("impl_moves") if found.kind == "reply" else None
         reasons = self.seen.ignore.reasons
-        if before is None or not moves or not reasons or not isinstance(moves[0], str):
+        if before is None or not moves or not reasons:
             return False
         try:
-            act = Action.from_text(canonical_action(moves[0]))
+            act = Action.from_text(str(moves[0]))  # any accepted spelling
         except ValueError:
             return False
         return act.kind == "move" and movegen.reason(self.reference, before.view[0], act.src, act.dst) in reasons
