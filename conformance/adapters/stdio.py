@@ -29,7 +29,7 @@ import collections
 import contextlib
 import shlex
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
@@ -111,6 +111,11 @@ class StdioAdapter(BatchReplies):
         self._bodies: dict[Key, bytes] = {}  # a call's request line after its seq
         self._inners: dict[Key, bytes] = {}  # a call's request inside a batch
         self._ledger = Ledger(restart_limit)  # faults in a row per kind of call, and the kinds lost
+        self.faults = 0  # faults met (each ended a process)
+        self.silences = 0  # faults where the replies stopped coming (a crash, a hang): ``alone`` places them
+        self._placing = False  # inside ``alone``
+        self._dead_alone = False  # the last play ``alone`` faulted on its first request
+        self._answered_alone = False  # a request made ``alone`` was answered
 
     def info(self) -> Info:
         """The handshake's answer (starting the process if needed)."""
@@ -128,6 +133,27 @@ class StdioAdapter(BatchReplies):
     def ledger(self) -> Ledger:
         """The faults in a row per kind of request, and the kinds no longer sent (conformance.adapters.kinds)."""
         return self._ledger
+
+    @property
+    def placing(self) -> bool:
+        """Whether a fault is worth placing (``alone``): not while processes in a row fault before answering an
+        action and the last play alone faulted on its first request (an implementation failing every game)."""
+        return not (self._dead_starts and not self._answered and self._dead_alone)
+
+    @contextlib.contextmanager
+    def alone(self) -> Iterator[None]:
+        """Calls made inside go one request at a time (nothing announced is kept), to place a fault met
+        while requests went together: a buffering implementation that crashes loses the replies it had not
+        written, so the fault is met by an earlier call, or an earlier scenario. They count for the give-up
+        and lost-kind rules as any call does (so a fault every game meets costs no more processes or
+        timeouts than before: the rules trip after as many faults)."""
+        self._discard()
+        self._placing, self._answered_alone, faults = True, False, self.faults
+        try:
+            yield
+        finally:
+            self._placing = False
+            self._dead_alone = self.faults > faults and not self._answered_alone
 
     @property
     def on_demand(self) -> bool:
@@ -251,9 +277,13 @@ class StdioAdapter(BatchReplies):
     def _meet_held(self, process: Child, what: str) -> NoReturn:
         """Name the fault a write of requests ahead met, now that a call needs a reply they did not bring."""
         process.settle(min(1.0, self.timeout))  # its own exit code and last words, if it is going
-        self._fail(process, what)
+        self._fail(process, what, silent=True)
 
-    def _fail(self, process: Child, what: str, seen: str | bytes = "") -> NoReturn:
+    def _fail(self, process: Child, what: str, seen: str | bytes = "", silent: bool = False) -> NoReturn:
+        """End the process for a fault (AdapterError); ``silent``: its replies stopped coming (a crash, a hang,
+        a closed pipe), so the replies it had not written yet are lost with it."""
+        self.faults += 1
+        self.silences += silent
         self._dead_starts = 0 if self._answered else self._dead_starts + 1
         self._queue.clear()
         self._held = None
@@ -294,12 +324,12 @@ class StdioAdapter(BatchReplies):
         try:
             line = process.receive(deadline)
         except TimeoutError:
-            self._fail(process, f"no reply within {self.timeout:g}s (hang)", bytes(process.pending[:300]))
+            self._fail(process, f"no reply within {self.timeout:g}s (hang)", bytes(process.pending[:300]), silent=True)
         except LineTooLong as err:
             self._fail(process, f"wrote {err} (raise the limit with --max-line)", bytes(process.pending[:300]))
         if line is None:
             process.kill()
-            self._fail(process, "exited (crash)" if process.proc.returncode else "closed its output")
+            self._fail(process, "exited (crash)" if process.proc.returncode else "closed its output", silent=True)
         return line
 
     def _parse(self, process: Child, line: bytes, schema: str) -> dict[str, Any]:
@@ -336,6 +366,7 @@ class StdioAdapter(BatchReplies):
         try:
             answer = self._reply(key, schema, fast, strict, asked, loading)
         except (Errored, RuleError, Skip):
+            self._answered_alone |= self._placing
             if ledger.faults:
                 ledger.answered(kind_of(key))
             raise
@@ -343,6 +374,7 @@ class StdioAdapter(BatchReplies):
             if self._broken is None:
                 ledger.faulted(_suspects(key, head))
             raise
+        self._answered_alone |= self._placing
         if ledger.faults:
             ledger.answered(kind_of(key))
         return answer

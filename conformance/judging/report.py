@@ -55,7 +55,9 @@ def format_failure(result: Result, impl: str | Contract = "--impl reference") ->
     sc, fail = result.scenario, result.failure
     head = [f"scenario {sc.id} [{result.profile}] {result.verdict.upper()}: {sc.title}"]
     if fail is None:
-        place = [f"  {shown_path(sc.file)}:{sc.line}", *("  " + g for g in grounds(sc).lines())]
+        at = result.faulted_at
+        where = f"{at.line}, step {at.number}: {at.action}" if at else str(sc.line)
+        place = [f"  {shown_path(sc.file)}:{where}", *("  " + g for g in grounds(sc).lines())]
         return "\n".join([*head, *place, f"  {result.detail}", f"  replay: {replay_command(result, impl)}"])
     where = f"step {fail.step.number}: {fail.step.action}" if fail.step else "given (starting state)"
     line = fail.step.line if fail.step else sc.line

@@ -20,9 +20,10 @@ from typing import Any, Literal
 
 from conformance.adapter import Adapter, AdapterError, Call, Info, RuleError, Skip, announce, on_demand, pipelines
 from conformance.contract import Contract
-from conformance.corpus.scenarios import Scenario
+from conformance.corpus.scenarios import Scenario, Step
 from conformance.judging.declared import as_declared
-from conformance.judging.steps import STATE_FEATURES, StepFailure, judge_steps, script
+from conformance.judging.steps import STATE_FEATURES, Progress, StepFailure, judge_steps, script
+from conformance.wording import spoiled
 from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
 
@@ -47,6 +48,9 @@ class Result:
     judged_as: str = ""  # the declared rules it was judged against, when a deviation changes its outcome
     claimed: bool = True  # False: skipped because the implementation never declared the profile or variant
     expected_failure: str = ""  # why an expectations file lists it as a known deviation
+    faulted_at: Step | None = None  # the step an errored play stopped at, when known (None: its start too)
+    placed: bool = False  # errored again when played a request at a time: the fault is its own
+    unrepeated: str = ""  # a fault met with others' requests in flight that did not repeat when played alone
 
     @property
     def key(self) -> str:
@@ -118,7 +122,7 @@ def judge_all(adapter: Adapter, contract: Contract, pairs: Iterable[tuple[Scenar
     if not pipelines(adapter):  # in process: nothing to announce, so no scenario's calls are worked out
         yield from (judge(adapter, contract, scenario, profile, announced=True) for scenario, profile in pairs)
         return
-    chosen = list(pairs)
+    chosen, held = list(pairs), _Held()
     lean = on_demand(adapter, contract.info)
     upto, complete = 0, True  # the first scenario not announced; whether the last one announced is whole
     for number, (scenario, profile) in enumerate(chosen):
@@ -133,10 +137,42 @@ def judge_all(adapter: Adapter, contract: Contract, pairs: Iterable[tuple[Scenar
                 scripts.append(calls)
                 upto += 1
             _send_ahead(adapter, scripts)
-        result = judge(adapter, contract, scenario, profile, announced=True)
-        if result.verdict == "errored":  # a fault ends the process: what was sent ahead is sent again
-            upto = number + 1
-        yield result
+        in_flight = upto
+        result = judge(adapter, contract, scenario, profile, announced=True, shared=in_flight > number + 1)
+        if result.verdict == "errored" or result.unrepeated:  # a fault ended the process (or it was played
+            upto = number + 1  # again alone): what was sent ahead is sent again
+        yield from held.add(number, result, in_flight)
+    yield from held.release()
+
+
+@dataclass
+class _Held:
+    """Results held back, in order, from an ``unrepeated`` one until the scenarios in flight with it are judged:
+    if one of them errors again when played alone (its fault repeats: ``placed``), that fault explains the
+    first and the held results stand; if none does, each unrepeated one is errored with the fault as met."""
+
+    results: list[Result] = field(default_factory=list)
+    until: int = 0  # held until the scenario before this one is judged
+    explained: bool = False
+
+    def add(self, number: int, result: Result, in_flight: int) -> Iterator[Result]:
+        """Take the result of scenario ``number`` (``in_flight``: the scenarios before it were sent with it);
+        the results no longer held."""
+        if not self.results and not result.unrepeated:
+            yield result
+            return
+        self.results.append(result)
+        self.explained = self.explained or result.placed
+        if result.unrepeated:
+            self.until = max(self.until, in_flight)
+        if number + 1 >= self.until:
+            yield from self.release()
+
+    def release(self) -> Iterator[Result]:
+        """Every result held, decided."""
+        held, explained = self.results, self.explained
+        self.results, self.until, self.explained = [], 0, False
+        yield from (r if explained or not r.unrepeated else _not_repeated(r) for r in held)
 
 
 def _announce(adapter: Adapter, contract: Contract, scenario: Scenario, profile: str, lean: bool, ahead: bool) -> bool:
@@ -176,14 +212,32 @@ def _send_ahead(adapter: Adapter, scripts: list[list[Call]]) -> None:
                 announce(adapter, calls, ahead=True)
 
 
-def judge(adapter: Adapter, contract: Contract, scenario: Scenario, profile: str, announced: bool = False) -> Result:
+def judge(
+    adapter: Adapter,
+    contract: Contract,
+    scenario: Scenario,
+    profile: str,
+    announced: bool = False,
+    shared: bool = False,
+) -> Result:
     """Run every step; the first deviation ends the scenario as failed; a listed one is an expected failure.
 
     When the implementation declares deviations for the profile's base and they change this
     scenario's outcome, it is judged against the reference playing the same steps under the
     declared rules (conformance/judging/declared.py), on the same checked fields.
+
+    A crash or hang met while its requests went together is placed by playing it again a request at a
+    time (``_placed``). When that does not repeat the fault, it is errored as met, unless ``shared``: later
+    scenarios' requests went with its own, and the result is marked ``unrepeated`` (``judge_all`` decides).
     """
+    before = _counts(adapter)
     result = _judged(adapter, contract, scenario, profile, announced)
+    alone = getattr(adapter, "alone", None)
+    if callable(alone) and _misplaced(adapter, result, before):
+        with alone():
+            result = _placed(adapter, contract, scenario, profile, result)
+        if result.unrepeated and not shared:
+            result = _not_repeated(result)
     why = contract.expected_failure(scenario.id, profile)
     return (
         dataclasses.replace(result, scenario=scenario, expected_failure=why) if why else _as_written(result, scenario)
@@ -195,7 +249,49 @@ def _as_written(result: Result, scenario: Scenario) -> Result:
     return result if result.scenario is scenario else dataclasses.replace(result, scenario=scenario)
 
 
-def _judged(adapter: Adapter, contract: Contract, scenario: Scenario, profile: str, announced: bool) -> Result:
+def _counts(adapter: Adapter) -> tuple[bool, int, int]:
+    """Whether a stdio adapter's faults are worth placing now (``placing``), the faults it has met, and those
+    where its replies stopped coming (a crash, a hang: the replies not yet written are lost)."""
+    return getattr(adapter, "placing", False), getattr(adapter, "faults", 0), getattr(adapter, "silences", 0)
+
+
+def _misplaced(adapter: Adapter, result: Result, before: tuple[bool, int, int]) -> bool:
+    """Whether an errored play may have met another's fault, or its own at an earlier step: its requests went
+    together (with the next scenarios' too, in ``judge_all``) to a process whose replies stopped coming, and a
+    buffering implementation writes the replies to lines read together in one write, or not at all (a reply
+    that breaks the protocol is the reply of the call that read it). Not while the adapter says it is not
+    worth it (every process faults before answering an action, played alone too: the give-up rule counts)."""
+    placing, _, silences = before
+    return result.verdict == "errored" and placing and _counts(adapter)[2] > silences
+
+
+def _placed(adapter: Adapter, contract: Contract, scenario: Scenario, profile: str, first: Result) -> Result:
+    """The scenario played again (inside the adapter's ``alone``: a request at a time, on a fresh process): its
+    own fault at the step it hit, or its verdict (the first fault was a later scenario's, or does not repeat).
+    A replay spoiled by the rules (the implementation given up, a kind of request no longer sent) leaves the
+    first result."""
+    faults = _counts(adapter)[1]
+    again = _judged(adapter, contract, scenario, profile, announced=True, alone=True)
+    if again.verdict != "errored":
+        said = first.detail.splitlines()[0] if first.detail else "a fault"
+        detail = f"a fault met with later scenarios' requests in flight ({said}); played again a request at a time " \
+            f"it {again.verdict}, and a later scenario's fault repeated"  # fmt: skip
+        return dataclasses.replace(again, detail=detail, unrepeated=first.detail)
+    answered = _counts(adapter)[1] > faults and not spoiled(again.verdict, again.detail)
+    return dataclasses.replace(again, placed=True) if answered else first
+
+
+def _not_repeated(result: Result) -> Result:
+    """An ``unrepeated`` result errored with the fault as met: no other scenario's fault explains it."""
+    detail = f"{result.unrepeated}\n(this fault did not repeat when the scenario was played again a request at a time)"
+    return Result(result.scenario, result.profile, "errored", detail, judged_as=result.judged_as)
+
+
+def _judged(
+    adapter: Adapter, contract: Contract, scenario: Scenario, profile: str, announced: bool, alone: bool = False
+) -> Result:
+    """``judge`` but for the expectations file; ``alone``: every request was sent on its own (a fault's step
+    is then known)."""
     contract = contract.written_under(scenario.declared)
     skip = why_skip(contract, scenario, profile)
     if skip:
@@ -210,20 +306,30 @@ def _judged(adapter: Adapter, contract: Contract, scenario: Scenario, profile: s
         return Result(scenario, profile, "skipped", detail, judged_as=judged_as)
     began = time.perf_counter()
     unchecked: list[str] = []
+    progress = Progress()
     try:
         lean = on_demand(adapter, contract.info)
         if not announced and pipelines(adapter):
             _announce(adapter, contract, scenario, profile, lean, ahead=False)
-        failure = judge_steps(adapter, contract.info, playable, profile, unchecked, lean)
+        failure = judge_steps(adapter, contract.info, playable, profile, unchecked, lean, progress)
         if failure and lean:  # played again with whole states, for a failure that shows the tables
             unchecked = []
-            failure = judge_steps(adapter, contract.info, playable, profile, unchecked) or failure
+            failure = judge_steps(adapter, contract.info, playable, profile, unchecked, progress=progress) or failure
     except Exception as err:  # an adapter fault, or an in-process adapter's own exception
-        return Result(scenario, profile, *_fault(err), judged_as=judged_as)
+        return _stopped(scenario, profile, err, progress if alone or not pipelines(adapter) else None, judged_as)
     verdict: Verdict = "failed" if failure else "passed"
     seconds = time.perf_counter() - began
     checks = tuple(dict.fromkeys(unchecked))
     return Result(scenario, profile, verdict, "", failure, seconds, unchecked=checks, judged_as=judged_as)
+
+
+def _stopped(scenario: Scenario, profile: str, err: Exception, progress: Progress | None, judged_as: str) -> Result:
+    """The result of a play an exception stopped; an error says where when that is known (``progress``: every
+    request was sent on its own, so the fault was met by the request that made it)."""
+    verdict, detail = _fault(err)
+    if verdict == "skipped" or progress is None or spoiled(verdict, detail):
+        return Result(scenario, profile, verdict, detail, judged_as=judged_as)
+    return Result(scenario, profile, verdict, f"at {progress}: {detail}", judged_as=judged_as, faulted_at=progress.step)
 
 
 def _fault(err: Exception) -> tuple[Verdict, str]:

@@ -39,19 +39,37 @@ class StepFailure:
     after: str
 
 
+@dataclass(slots=True)
+class Progress:
+    """How far a play has got: the step being played (None: the game's start)."""
+
+    step: Step | None = None
+
+    def __str__(self) -> str:
+        return f"step {self.step.number} ({self.step.action})" if self.step else "the game's start"
+
+
 def judge_steps(
-    adapter: Adapter, info: Info, scenario: Scenario, profile: str, unchecked: list[str], lean: bool = False
+    adapter: Adapter,
+    info: Info,
+    scenario: Scenario,
+    profile: str,
+    unchecked: list[str],
+    lean: bool = False,
+    progress: Progress | None = None,
 ) -> StepFailure | None:
     """Play the steps; the first deviation is returned. Checks that cannot be made with this implementation
     are added to ``unchecked``. ``lean`` (state on demand): each request asks only for the state fields its
-    step checks."""
+    step checks. ``progress`` is kept at the step being played (where a fault stopped the play)."""
+    progress = progress or Progress()
+    progress.step = None
     given = Expect(state=scenario.given_state_for(profile))
     state = start_game(adapter, profile, scenario.position, scenario.code, fields_read(given.state) if lean else None)
     mismatches = _state_mismatches(adapter, info, given.state, state, unchecked)
     if mismatches:
         return StepFailure(None, given, None, tuple(mismatches), "", state_text(state))
     for step in scenario.steps:
-        before = state
+        progress.step, before = step, state
         expect = step.expected(profile)
         reply = act(adapter, canonical_action(step.action), fields_read(expect.state) if lean else None)
         state = reply.state
