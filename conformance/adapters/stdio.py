@@ -482,7 +482,10 @@ class StdioAdapter(BatchReplies):
 
     def prefetch_all(self, scripts: Sequence[Sequence[Call]], ahead: bool = False) -> None:
         """``prefetch`` for the calls of several scenarios, in order, in one write (a request or a batch
-        each: a reply line each, so a fault is still met by the scenario it hits)."""
+        each: a reply line each, so a fault is still met by the scenario it hits); nothing is sent ahead
+        ``alone``."""
+        if self._placing:
+            return
         if not ahead:
             self._discard()
         if self._held is not None:

@@ -18,6 +18,7 @@ from conformance.contract import Contract
 from conformance.explore.perft import PerftCase
 from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
+from crescent_ref.profiles import Profile
 from crescent_ref.progress import progress
 
 
@@ -66,7 +67,7 @@ def applicable(case: PerftCase, contract: Contract) -> str | None:
 def _check_all(adapter: Adapter, contract: Contract, max_depth: int) -> tuple[list[str], int, int, int]:
     """Report lines, the number of unexpected results (differences not listed, listed cases that agree), cases
     checked, cases not applicable."""
-    from conformance.explore.perft import cases, check
+    from conformance.explore.perft import cases
 
     lines: list[str] = []
     bad = checked = skipped = 0
@@ -84,7 +85,7 @@ def _check_all(adapter: Adapter, contract: Contract, max_depth: int) -> tuple[li
         )
         rules = contract.rules(case.profile) if contract.deviated(case.profile) else None
         try:
-            problems = check(adapter, limited, rules, contract.info.observes("reshuffle-count"))
+            problems = _checked(adapter, limited, rules, contract.info.observes("reshuffle-count"))
         except (AdapterError, RuleError, Skip) as err:  # that case's error, not the end of the command
             lines.append(f"  FAILED   {key}: errored: {str(err).splitlines()[0]}")
             bad += 1
@@ -104,6 +105,19 @@ def _check_all(adapter: Adapter, contract: Contract, max_depth: int) -> tuple[li
         else:
             lines.append(f"  ok       {key} {depths}")
     return lines, bad, checked, skipped
+
+
+def _checked(adapter: Adapter, case: PerftCase, rules: Profile | None, reshuffle_count: bool) -> list[str]:
+    """``check``; a crash or hang met while requests went together is placed by checking the case again a
+    request at a time on a fresh process (conformance.adapters.placing), and raised from there."""
+    from conformance.adapters.placing import again_alone
+    from conformance.explore.perft import check
+
+    problems, unrepeated = again_alone(adapter, lambda: check(adapter, case, rules, reshuffle_count))
+    if not unrepeated:
+        return problems
+    return [f"{case.name} [{case.profile}]: a crash or hang met with requests sent together did not repeat when "
+            "the case was checked again a request at a time", *problems]  # fmt: skip
 
 
 COMMAND = Command("perft", "check an implementation's perft counts against spec/perft/", configure, _perft)

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from conformance.adapter import Adapter, Call, Info, Reply, announce
+from conformance.adapters.placing import placed
 from crescent_ref.errors import NotationError
 from crescent_ref.game import Game
 from crescent_ref.perft import actions, perft
@@ -65,19 +66,23 @@ class NotAnAction(Exception):
 
 
 def replay(adapter: Adapter, profile: str, position: str, path: tuple[str, ...]) -> dict[str, Any]:
-    """The state after starting from ``position`` and playing ``path``; ActionRefused when one is refused."""
-    state = adapter.start(profile, position=position)
+    """The state after starting from ``position`` and playing ``path``; ActionRefused when one is refused,
+    a fault named with the request it was met by (``placed``)."""
+    with placed("starting the game"):
+        state = adapter.start(profile, position=position)
     for number, action in enumerate(path, 1):
-        reply = adapter.act(action)
+        with placed(f"playing {' '.join(path[:number])}"):
+            reply = adapter.act(action)
         if not reply.accepted:
             raise ActionRefused(path[:number], reply.reason)
         state = reply.state
     return state
 
 
-def node_actions(adapter: Adapter, state: dict[str, Any]) -> list[str]:
-    """The actions perft counts at the adapter's current state."""
-    moves = list(adapter.legal_moves())
+def node_actions(adapter: Adapter, state: dict[str, Any], path: tuple[str, ...] = ()) -> list[str]:
+    """The actions perft counts at the adapter's current state (reached by ``path``)."""
+    with placed(f"asking the legal moves after {' '.join(path)}" if path else "asking the legal moves"):
+        moves = list(adapter.legal_moves())
     if state["reshuffles"] and state["status"] not in ("won", "lost"):
         moves.append("reshuffle")
     return moves
@@ -91,7 +96,7 @@ def adapter_perft(
     if not announced:
         announce(adapter, _node_calls(profile, position, path))
     state = replay(adapter, profile, position, path)
-    todo = node_actions(adapter, state)
+    todo = node_actions(adapter, state, path)
     if depth <= 1:
         return len(todo) if depth == 1 else 1
     children = [(*path, a) for a in todo]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from conformance.adapter import Adapter, AdapterError, Info, announce
+from conformance.adapters.placing import again_alone, placed
 from conformance.contract import Contract
 from crescent_ref.exits import FAILED, OK
 from crescent_ref.game import Game
@@ -65,9 +66,12 @@ def check_code(
         return CodeCheck(code, profile, "unknown", "the solver's line does not win on the reference (a solver bug)")
     try:
         start = {"code": code} if contract.deals_codes() else {"position": Game.deal(rules, code).position.to_text()}
-        played = _play(adapter, profile, start, line)
+        played, unrepeated = again_alone(adapter, lambda: _play(adapter, profile, start, line))
     except AdapterError as err:  # an adapter fault is this code's result, not the end of the command
         return CodeCheck(code, profile, "not-won", f"the adapter failed: {err.message}")
+    if unrepeated:
+        return CodeCheck(code, profile, "not-won", "a crash or hang met with the line sent together did not repeat "
+                         "when it was played again a request at a time")  # fmt: skip
     if isinstance(played, str):
         return CodeCheck(code, profile, "not-won", played)
     short = _short_of_win(played, reference)
@@ -80,10 +84,12 @@ def _play(adapter: Adapter, profile: str, start: dict[str, str], line: list[str]
     """The implementation's state after the line (from a code or the position it deals), or why the line
     did not get through. The calls are announced: an adapter that pipelines sends the line in one write."""
     announce(adapter, [("start", {"profile": profile, **start}), *(("act", {"action": a}) for a in line)])
-    adapter.start(profile, **start)
+    with placed("starting the game"):
+        adapter.start(profile, **start)
     state: dict[str, Any] = {}
     for number, action in enumerate(line, 1):
-        reply = adapter.act(action)
+        with placed(f"action {number} ({action})"):
+            reply = adapter.act(action)
         if not reply.accepted:
             return f"action {number} {action} refused ({reply.reason})"
         state = reply.state

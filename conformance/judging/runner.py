@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from conformance.adapter import Adapter, AdapterError, Call, Info, RuleError, Skip, announce, on_demand, pipelines
+from conformance.adapters.placing import silences
 from conformance.contract import Contract
 from conformance.corpus.scenarios import Scenario, Step
 from conformance.judging.declared import as_declared
@@ -252,7 +253,7 @@ def _as_written(result: Result, scenario: Scenario) -> Result:
 def _counts(adapter: Adapter) -> tuple[bool, int, int]:
     """Whether a stdio adapter's faults are worth placing now (``placing``), the faults it has met, and those
     where its replies stopped coming (a crash, a hang: the replies not yet written are lost)."""
-    return getattr(adapter, "placing", False), getattr(adapter, "faults", 0), getattr(adapter, "silences", 0)
+    return getattr(adapter, "placing", False), getattr(adapter, "faults", 0), silences(adapter)
 
 
 def _misplaced(adapter: Adapter, result: Result, before: tuple[bool, int, int]) -> bool:

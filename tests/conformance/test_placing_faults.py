@@ -14,7 +14,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from harness import PYTHON, Pair, key, passing_pairs
+from harness import PYTHON, Pair, cli, key, passing_pairs
 
 from conformance.adapters.handshake import info_from_handshake
 from conformance.adapters.stdio import StdioAdapter
@@ -41,16 +41,21 @@ sys.exit(serve.main())
 """
 
 
-def crashing_serve(tmp_path: Path, once: bool = False) -> StdioAdapter:
-    """A serve that crashes on an action once its game has MOVES moves (``once``: only the first time)."""
+def crashing_serve(tmp_path: Path, once: bool = False, moves: int = MOVES) -> StdioAdapter:
+    """A serve that crashes on an action once its game has ``moves`` moves (``once``: only the first time)."""
+    return StdioAdapter(crashing_command(tmp_path, once, moves), timeout=LENIENT)
+
+
+def crashing_command(tmp_path: Path, once: bool = False, moves: int = MOVES) -> str:
+    """The command line of ``crashing_serve``."""
     script = tmp_path / "crash_at_moves.py"
-    body = CRASH_AT_MOVES.format(moves=MOVES)
+    body = CRASH_AT_MOVES.format(moves=moves)
     if once:
         flag = shlex.quote(str(tmp_path / "fired"))
         body = body.replace("        os._exit(3)", f"        if not os.path.exists({flag!r}):\n"
                             f"            open({flag!r}, 'w').close()\n            os._exit(3)")  # fmt: skip
     script.write_text(body, encoding="utf-8")
-    return StdioAdapter(f"{PYTHON} {shlex.quote(str(script))}", timeout=LENIENT)
+    return f"{PYTHON} {shlex.quote(str(script))}"
 
 
 def crash_step(pair: Pair) -> int | None:
@@ -124,3 +129,22 @@ def test_a_crash_that_does_not_repeat_alone_stays_errored(ahead: bool, tmp_path:
     assert (tmp_path / "fired").exists()
     assert [r.verdict for r in results] == ["errored", *["passed"] * 6], [r.detail for r in results]
     assert "did not repeat" in results[0].detail and "exited (crash) (exit code 3)" in results[0].detail
+
+
+def test_perft_places_a_buffered_crash_at_the_path_that_caused_it(tmp_path: Path) -> None:
+    """perft sends a node's children together; a serve crashing on the third move of a game loses their
+    replies, so the crash first shows at the start of the first child. Checked again a request at a time,
+    the case names the path of three actions that crashed."""
+    done = cli("perft", "--cmd", crashing_command(tmp_path, moves=2), "--max-depth", "4")
+    line = next(x for x in done.stdout.splitlines() if "perft/deal-AAAAAAB[app]" in x)
+    assert done.returncode == 1 and "errored: at playing " in line and "exited (crash) (exit code 3)" in line, line
+    path = line.split("errored: at playing ", 1)[1].split(":", 1)[0].split()
+    assert len(path) == 3, line
+    game = Game.deal("app", "CR1-N-AAAAAAB")
+    assert all(game.apply(action).accepted for action in path) and game.position.moves == 3, path
+
+
+def test_winnable_places_a_buffered_crash_at_the_action_that_caused_it(tmp_path: Path) -> None:
+    done = cli("winnable", "--cmd", crashing_command(tmp_path), "--codes", "CR1-N-AAAAAAB", "--seconds", "20")
+    assert done.returncode == 1 and "not-won (the adapter failed: at action 4 (" in done.stdout, done.stdout
+    assert "exited (crash) (exit code 3)" in done.stdout

@@ -120,7 +120,8 @@ class CrashesMidway(ReferenceAdapter):
 
 def test_an_adapter_fault_is_the_codes_result() -> None:
     check = check_code(CrashesMidway(), "app", EASY, BUDGET)
-    assert check.finding == "not-won" and "the adapter failed: the implementation exited (crash)" in check.detail
+    assert check.finding == "not-won" and "the adapter failed: at action " in check.detail, check.detail
+    assert "): the implementation exited (crash)" in check.detail, check.detail
 
 
 def test_over_stdio_the_line_goes_in_one_write(tmp_path: Path) -> None:
