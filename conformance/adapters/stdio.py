@@ -140,6 +140,11 @@ class StdioAdapter(BatchReplies):
         action and the last play alone faulted on its first request (an implementation failing every game)."""
         return not (self._dead_starts and not self._answered and self._dead_alone)
 
+    @property
+    def pending(self) -> bool:
+        """Whether requests announced before are still to be called (their replies, or faults, held)."""
+        return bool(self._queue)
+
     @contextlib.contextmanager
     def alone(self) -> Iterator[None]:
         """Calls made inside go one request at a time (nothing announced is kept), to place a fault met

@@ -127,6 +127,10 @@ def judge_all(adapter: Adapter, contract: Contract, pairs: Iterable[tuple[Scenar
     lean = on_demand(adapter, contract.info)
     upto, complete = 0, True  # the first scenario not announced; whether the last one announced is whole
     for number, (scenario, profile) in enumerate(chosen):
+        if _careful(adapter):  # a crash or hang was met: from then on each scenario goes alone (a fault one
+            yield from held.add(number, _alone(adapter, contract, scenario, profile), number + 1)  # of those in
+            upto = number + 1  # flight made is met where it is made, and no other costs a process or a timeout)
+            continue
         if upto <= number:
             complete, upto = _announce(adapter, contract, scenario, profile, lean, ahead=False), number + 1
         if complete and upto == number + 1:  # none ahead: the next ones go in one write (one wake-up of the
@@ -144,6 +148,27 @@ def judge_all(adapter: Adapter, contract: Contract, pairs: Iterable[tuple[Scenar
             upto = number + 1  # again alone): what was sent ahead is sent again
         yield from held.add(number, result, in_flight)
     yield from held.release()
+
+
+def _careful(adapter: Adapter) -> bool:
+    """Whether requests go one at a time from now on: the adapter can (``alone``) and has met a crash or hang
+    (once the requests announced before are played: their replies, or faults, are theirs). A crash every
+    game or two would otherwise cost a replay each, and a hang a second timeout; over the whole corpus a
+    request at a time costs about a second (8,555 round trips)."""
+    placeable = callable(getattr(adapter, "alone", None)) and not getattr(adapter, "pending", False)
+    return placeable and silences(adapter) > 0
+
+
+def _alone(adapter: Adapter, contract: Contract, scenario: Scenario, profile: str) -> Result:
+    """``judge`` inside the adapter's ``alone`` (a request at a time): a crash or hang is met by the request
+    that made it, so it is placed as met (no replay)."""
+    alone = getattr(adapter, "alone")  # noqa: B009 (only a stdio adapter holds results back)
+    silenced = silences(adapter)
+    with alone():
+        result = _judged(adapter, contract, scenario, profile, announced=True, alone=True)
+    if result.verdict == "errored" and silences(adapter) > silenced and not spoiled(result.verdict, result.detail):
+        result = dataclasses.replace(result, placed=True)
+    return _listed(result, contract, scenario, profile)
 
 
 @dataclass
@@ -231,6 +256,8 @@ def judge(
     time (``_placed``). When that does not repeat the fault, it is errored as met, unless ``shared``: later
     scenarios' requests went with its own, and the result is marked ``unrepeated`` (``judge_all`` decides).
     """
+    if _careful(adapter):
+        return _alone(adapter, contract, scenario, profile)
     before = _counts(adapter)
     result = _judged(adapter, contract, scenario, profile, announced)
     alone = getattr(adapter, "alone", None)
@@ -239,6 +266,11 @@ def judge(
             result = _placed(adapter, contract, scenario, profile, result)
         if result.unrepeated and not shared:
             result = _not_repeated(result)
+    return _listed(result, contract, scenario, profile)
+
+
+def _listed(result: Result, contract: Contract, scenario: Scenario, profile: str) -> Result:
+    """The result about the scenario as written, marked when the expectations file lists it."""
     why = contract.expected_failure(scenario.id, profile)
     return (
         dataclasses.replace(result, scenario=scenario, expected_failure=why) if why else _as_written(result, scenario)
