@@ -84,6 +84,9 @@ def test_a_buffered_crash_errors_the_scenario_and_step_that_caused_it_and_no_oth
     finally:
         adapter.close()
     expected = {key(p): crash_step(p) for p in pairs}
+    errored = sum(r.verdict == "errored" for r in results.values())
+    # after the first crash each scenario goes alone: one crash each, the first met twice at most
+    assert errored <= adapter.restarts + 1 and adapter.restarts <= errored + 1, (adapter.restarts, errored)
     passed = {k for k, r in results.items() if r.verdict == "passed"}
     assert passed == {k for k, step in expected.items() if step is None}, "passes exactly where nothing crashes"
     for k, step in expected.items():
