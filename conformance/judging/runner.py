@@ -154,7 +154,7 @@ def _careful(adapter: Adapter) -> bool:
     """Whether requests go one at a time from now on: the adapter can (``alone``) and has met a crash or hang
     (once the requests announced before are played: their replies, or faults, are theirs). A crash every
     game or two would otherwise cost a replay each, and a hang a second timeout; over the whole corpus a
-    request at a time costs about a second (8,555 round trips)."""
+    request at a time costs about 0.3 s more (a crash at the first action: 0.96 s wall against 0.63 s)."""
     placeable = callable(getattr(adapter, "alone", None)) and not getattr(adapter, "pending", False)
     return placeable and silences(adapter) > 0
 
