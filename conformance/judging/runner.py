@@ -255,6 +255,7 @@ def judge(
     A crash or hang met while its requests went together is placed by playing it again a request at a
     time (``_placed``). When that does not repeat the fault, it is errored as met, unless ``shared``: later
     scenarios' requests went with its own, and the result is marked ``unrepeated`` (``judge_all`` decides).
+    Once such a fault was met, every scenario is played a request at a time (``_careful``).
     """
     if _careful(adapter):
         return _alone(adapter, contract, scenario, profile)
@@ -294,8 +295,8 @@ def _misplaced(adapter: Adapter, result: Result, before: tuple[bool, int, int]) 
     buffering implementation writes the replies to lines read together in one write, or not at all (a reply
     that breaks the protocol is the reply of the call that read it). Not while the adapter says it is not
     worth it (every process faults before answering an action, played alone too: the give-up rule counts)."""
-    placing, _, silences = before
-    return result.verdict == "errored" and placing and _counts(adapter)[2] > silences
+    placing, _, silent = before
+    return result.verdict == "errored" and placing and _counts(adapter)[2] > silent
 
 
 def _placed(adapter: Adapter, contract: Contract, scenario: Scenario, profile: str, first: Result) -> Result:
