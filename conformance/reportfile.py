@@ -140,3 +140,10 @@ def is_interrupted(report: dict[str, Any]) -> bool:
     """Fewer results than the run planned (an interrupted or stopped run)."""
     planned = report.get("planned")
     return isinstance(planned, int) and len(report["results"]) < planned
+
+
+def place(record: dict[str, Any]) -> int:
+    """The line an errored record points to: its step's when a fault was placed at a step (``faulted_at``;
+    the detail names the step), else the scenario's."""
+    at = record.get("faulted_at")
+    return int(at["line"]) if at else int(record["line"])

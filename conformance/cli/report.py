@@ -52,13 +52,15 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _record_text(r: dict[str, Any]) -> str:
+    from conformance.reportfile import place
+
     lines = [f"\n{r['id']} [{r['profile']}] {r['verdict'].upper()}: {r['title']}"]
     fail, why = r.get("failure"), ["  " + g for g in grounds_of(r["id"]).lines()]
     if fail:
         lines.append(f"  {shown_path(r['file'])}:{fail['line']}, step {fail['step']}: {fail['action']}")
         lines += [*why, *(f"  - {m}" for m in fail["mismatches"])]
     else:
-        lines += [f"  {shown_path(r['file'])}:{r['line']}: {r['detail']}", *why]
+        lines += [f"  {shown_path(r['file'])}:{place(r)}: {r['detail']}", *why]
     return "\n".join(lines)
 
 

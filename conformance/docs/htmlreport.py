@@ -12,6 +12,7 @@ from conformance.docs.html import page, raw, tag
 from conformance.docs.svg import changed_places, table_svg
 from conformance.files import check_writable, write_atomic
 from conformance.judging.report import BAD_OUTCOMES, counts, outcome
+from conformance.reportfile import place
 from conformance.reportfile import read_report as read_report
 from conformance.wording import claimed_profiles, grounds_of, not_run, shown_path, spoiled, spoiled_blocks, unit_line
 from crescent_ref.errors import CrescentError
@@ -174,7 +175,7 @@ def failure_block(record: dict[str, Any], replay: str, anchor: str | None = None
         parts += [tag("p", f"{shown_path(record['file'])}:{fail['line']}, {where}", "muted"), grounds_html(record)]
         parts += [mismatch_table(fail["mismatches"]), after_figure(fail.get("before", ""), fail["after"])]
     else:
-        parts.append(tag("p", f"{shown_path(record['file'])}:{record['line']}: {record.get('detail', '')}"))
+        parts.append(tag("p", f"{shown_path(record['file'])}:{place(record)}: {record.get('detail', '')}"))
         parts.append(grounds_html(record))
     command = f"crescent-conformance run {replay} --profile {record['profile']} --id {record['id']}"
     parts.append(raw("p", "replay: " + tag("code", command)))

@@ -55,9 +55,8 @@ def format_failure(result: Result, impl: str | Contract = "--impl reference") ->
     sc, fail = result.scenario, result.failure
     head = [f"scenario {sc.id} [{result.profile}] {result.verdict.upper()}: {sc.title}"]
     if fail is None:
-        at = result.faulted_at
-        where = f"{at.line}, step {at.number}: {at.action}" if at else str(sc.line)
-        place = [f"  {shown_path(sc.file)}:{where}", *("  " + g for g in grounds(sc).lines())]
+        line = result.faulted_at.line if result.faulted_at else sc.line  # the detail names the step
+        place = [f"  {shown_path(sc.file)}:{line}", *("  " + g for g in grounds(sc).lines())]
         return "\n".join([*head, *place, f"  {result.detail}", f"  replay: {replay_command(result, impl)}"])
     where = f"step {fail.step.number}: {fail.step.action}" if fail.step else "given (starting state)"
     line = fail.step.line if fail.step else sc.line
@@ -113,6 +112,9 @@ def result_record(result: Result) -> dict[str, Any]:
         record["judged_as"] = result.judged_as
     if result.expected_failure:
         record["expected_failure"] = result.expected_failure
+    if result.faulted_at is not None:
+        at = result.faulted_at
+        record["faulted_at"] = {"step": at.number, "action": at.action, "line": at.line}
     if fail is not None:
         record["failure"] = {
             "step": fail.step.number if fail.step else 0,

@@ -14,7 +14,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from harness import PYTHON, Pair, cli, key, passing_pairs
+from harness import PYTHON, Pair, cli, corpus, key, passing_pairs
 
 from conformance.adapters.handshake import info_from_handshake
 from conformance.adapters.stdio import StdioAdapter
@@ -22,6 +22,7 @@ from conformance.contract import Contract
 from conformance.judging import runner
 from conformance.judging.runner import Result, judge, run_scenarios
 from conformance.judging.steps import script
+from conformance.reportfile import read_report
 from crescent_ref.game import Game
 from crescent_ref.serve import hello
 
@@ -151,3 +152,15 @@ def test_winnable_places_a_buffered_crash_at_the_action_that_caused_it(tmp_path:
     done = cli("winnable", "--cmd", crashing_command(tmp_path), "--codes", "CR1-N-AAAAAAB", "--seconds", "20")
     assert done.returncode == 1 and "not-won (the adapter failed: at action 4 (" in done.stdout, done.stdout
     assert "exited (crash) (exit code 3)" in done.stdout
+
+
+def test_the_report_keeps_the_step_a_fault_was_placed_at(tmp_path: Path) -> None:
+    saved = tmp_path / "report.json"
+    done = cli("run", "--cmd", crashing_command(tmp_path), "--profile", "app", "--id", "whole-games-001",
+               "--report", str(saved))  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    [record] = read_report(saved)["results"]  # read_report checks it against spec/schema/report.schema.json
+    step = next(s for s in corpus() if s.id == "whole-games-001").steps[MOVES]
+    assert record["faulted_at"] == {"step": step.number, "action": step.action, "line": step.line}, record
+    shown = cli("report", str(saved)).stdout
+    assert f"whole-games.yaml:{step.line}: at step {step.number} ({step.action}): " in shown, shown
