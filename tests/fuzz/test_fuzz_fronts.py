@@ -15,6 +15,7 @@ from conformance.adapters.stdio import StdioAdapter
 from conformance.cli import main
 from conformance.explore.fuzz import FuzzConfig, fuzz
 from conformance.explore.fuzz.database import open_database, past_cases, save_case
+from conformance.explore.fuzz.duel import Duel
 
 CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
 PYTHON = shlex.quote(sys.executable)
@@ -84,6 +85,30 @@ def test_a_crash_is_placed_at_the_action_that_caused_it(tmp_path: Path) -> None:
     assert finding.difference.kind == "fault" and "exited (crash) (exit code 3)" in str(finding.difference)
     assert "not repeated" not in str(finding.difference)
     assert finding.difference.step >= 1 and finding.difference.action is not None  # at a move, not the loading
+
+
+def test_while_games_keep_crashing_each_costs_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Sent at once, a game that crashes is played again a request at a time to place the crash: two
+    # processes a game. After a game that met a crash the next goes a request at a time, so while they
+    # keep coming each crash costs one process (and a hang one timeout, not two).
+    script = tmp_path / "crash_at_move.py"
+    script.write_text(CRASH_AT_MOVE.format(moves=3), encoding="utf-8")
+
+    def restarts() -> tuple[int, int]:
+        made: list[StdioAdapter] = []
+
+        def factory() -> StdioAdapter:
+            made.append(StdioAdapter(f"{PYTHON} {shlex.quote(str(script))}", timeout=10))
+            return made[-1]
+
+        report = fuzz(factory, FuzzConfig(profile="app", games=12, steps=8, out=tmp_path, shrink=False))
+        return sum(adapter.restarts for adapter in made), sum(sum(f.seen.values()) for f in report.findings)
+
+    careful, faulted = restarts()
+    monkeypatch.setattr(Duel, "pipelined", property(lambda self: isinstance(self.impl, StdioAdapter)))
+    always, again = restarts()
+    assert faulted == again >= 6, (faulted, again)
+    assert careful <= always - (faulted - 2), (careful, always, faulted)
 
 
 def test_a_crash_over_stdio_is_one_finding_without_a_traceback(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.adapter import Adapter, AdapterError, Reply, RuleError, Skip
+from conformance.adapters.placing import silences
 from conformance.adapters.replies import act_reply, legal_moves, result_of
 from conformance.adapters.replies import state_of as reply_state
 from conformance.adapters.stdio import StdioAdapter
@@ -164,14 +165,18 @@ class Duel:
                  sift: Sift | None = None) -> None:
         self.impl, self.profile, self.reference, self.seen = impl, profile, reference, seen
         self.sift = sift
+        self._quiet_since = silences(impl)  # the adapter's silences when the last game ended without one
 
     def play(self, given: dict[str, str], choose: Chooser) -> tuple[Difference | None, tuple[str, ...]]:
         """The reference plays (``choose`` picks), then the implementation; compared step by step."""
         expected = self.expect(given, choose)
         actions = tuple(e.action for e in expected[1:] if e.action is not None)
+        pipelined, before = self.pipelined, silences(self.impl)
         found = self._first(expected, self.answers(given, actions))
-        if found is not None and found.kind == "fault" and isinstance(self.impl, StdioAdapter):
+        if found is not None and found.kind == "fault" and pipelined:
             found = self._located(expected, given, actions, found)
+        if silences(self.impl) == before:  # a game without a crash or hang: the next goes together
+            self._quiet_since = before
         return found, actions
 
     def _first(self, expected: list[Expected], answers: Generator[Answer | Difference, None, None]
@@ -243,10 +248,18 @@ class Duel:
         return found if found is None or self.sift is None else self.sift(found, want.view[0])
 
     def answers(self, given: dict[str, str], actions: Sequence[str]) -> Generator[Answer | Difference, None, None]:
-        """The implementation's account of the game: sent all at once over stdio, else step by step."""
-        if isinstance(self.impl, StdioAdapter):
+        """The implementation's account of the game: sent all at once over stdio, else step by step (and over
+        stdio too after a game that met a crash or hang: while they keep coming, each is met where it is
+        made, with no replay, as in every door: conformance.adapters.placing)."""
+        if self.pipelined:
             return self._pipelined(given, actions)
         return self._stepwise(given, actions)
+
+    @property
+    def pipelined(self) -> bool:
+        """Whether a game's requests go together: over stdio, unless the last game met a crash or hang (after
+        a fault that stays rare, games go together again: fuzz lives on throughput)."""
+        return isinstance(self.impl, StdioAdapter) and silences(self.impl) == self._quiet_since
 
     def _stepwise(self, given: dict[str, str], actions: Sequence[str]) -> Generator[Answer | Difference, None, None]:
         legal = self.seen.legal_moves

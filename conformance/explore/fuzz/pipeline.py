@@ -126,7 +126,7 @@ def _crash(adapter: StdioAdapter) -> AdapterError:
     try:
         if process is not None:
             process.settle(min(1.0, adapter.timeout))
-            adapter._fail(process, "stopped reading its input (crash)")
+            adapter._fail(process, "stopped reading its input (crash)", silent=True)
     except AdapterError as err:
         return err
     return AdapterError("the implementation stopped reading its input (crash)")
