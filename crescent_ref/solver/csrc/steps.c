@@ -184,6 +184,26 @@ static void codes_of(const State *s, int *codes) {
     }
 }
 
+/* orders.features of one pile: its cards' depths into ``nearest`` (the fewest cards on a copy of each
+ * card), and its tangles returned: the pairs of a home card over a lower home card of its suit with a
+ * smaller code (codes of one suit differ in their last 4 bits alone). A card not home (code -1) is in
+ * no pair, so each home card is compared only with the home cards of its suit below it, which are kept
+ * by suit as the pile is read upwards. */
+static long pile_features(const unsigned char *pile, int n, const int *codes, int *nearest) {
+    unsigned char below[4][MAXP];  /* per suit, the code's last 4 bits of its home cards read so far */
+    int nb[4] = {0, 0, 0, 0};
+    long tangled = 0;
+    for (int j = 0; j < n; j++) {
+        if (n - 1 - j < nearest[pile[j]]) nearest[pile[j]] = n - 1 - j;
+        int u = codes[pile[j]];
+        if (u < 0) continue;
+        int suit = u >> 4, low = u & 15;
+        for (int k = 0; k < nb[suit]; k++) tangled += below[suit][k] < low;
+        below[suit][nb[suit]++] = (unsigned char)low;
+    }
+    return tangled;
+}
+
 long score(const State *s, const Promise *p) {
     if (p->flat) return 0;
     int nexts[8], nn = 0, depth[8];
@@ -193,18 +213,7 @@ long score(const State *s, const Promise *p) {
     codes_of(s, codes);
     for (int c = 0; c < 52; c++) nearest[c] = DEEP;
     long tangled = 0;
-    for (int i = 0; i < NPILES; i++) {
-        int n = s->len[i];
-        const unsigned char *pile = s->c[i];
-        for (int j = 0; j < n; j++) {
-            if (n - 1 - j < nearest[pile[j]]) nearest[pile[j]] = n - 1 - j;
-            int u = codes[pile[j]];
-            if (u > 0) {
-                int low = u - u % 16;
-                for (int k = 0; k < j; k++) { int l = codes[pile[k]]; tangled += low <= l && l < u; }
-            }
-        }
-    }
+    for (int i = 0; i < NPILES; i++) tangled += pile_features(s->c[i], s->len[i], codes, nearest);
     for (int t = 0; t < nn; t++) depth[t] = nearest[nexts[t]];
     long buried = 0, home = 0;
     for (int t = 0; t < nn; t++) buried += depth[t];
