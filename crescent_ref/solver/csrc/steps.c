@@ -178,9 +178,11 @@ PyObject *key_of(const Core *core, const State *s) {
  * suit * 16 + rank on the King's, -1 while not home; a suit at a time */
 static void codes_of(const State *s, int *codes) {
     for (int suit = 0; suit < 4; suit++) {
-        int up = s->up[suit], down = s->down[suit], *code = codes + suit * 13;
-        for (int rank = ACE; rank <= KING; rank++)
-            code[rank - 1] = rank <= up ? suit * 16 + KING - rank : rank >= down ? suit * 16 + rank : -1;
+        int up = s->up[suit], down = s->down[suit], *code = codes + suit * 13, rank = ACE;
+        /* three runs of ranks instead of a test per rank: the Ace side, those not home, the King side */
+        for (; rank <= up && rank <= KING; rank++) code[rank - 1] = suit * 16 + KING - rank;
+        for (; rank < down && rank <= KING; rank++) code[rank - 1] = -1;
+        for (; rank <= KING; rank++) code[rank - 1] = suit * 16 + rank;
     }
 }
 
