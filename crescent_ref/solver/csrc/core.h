@@ -23,6 +23,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -154,6 +155,7 @@ typedef struct { long score; uint32_t tick; uint32_t node; } Queued;
 typedef struct {
     int32_t resh, moves;
     uint8_t up[4], down[4], held[4], len[NPILES], hidden[NPILES];
+    uint8_t order[NPILES / 2];  /* the piles in the key's order, a nibble each: the start of its children's */
 } Packed;
 
 typedef struct {
@@ -226,8 +228,9 @@ int waits_dead(Core *core, const State *s);
 void table_free(Table *t);
 int grow(void **buf, size_t *cap, size_t need, size_t item);
 long table_add(Table *t, const unsigned char *key, size_t n, int *fresh);
-int pack(Table *t, Node *node, const State *s);
+int pack(Table *t, Node *node, const State *s, const KeyOrder *o);
 void unpack(const Table *t, const Node *node, State *s);
+void unpack_order(const Table *t, const Node *node, const State *s, KeyOrder *o);
 int heap_push(Table *t, Queued q);
 Queued heap_pop(Table *t);
 double cpu_seconds(void);

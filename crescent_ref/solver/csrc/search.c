@@ -92,26 +92,25 @@ static int skipped(Core *core, const Table *t, const Node *node, const State *s,
 
 /* Generate the children of node ``at`` (its pile moves: ``moves``, n of them); FOUND with *won set
  * when one is won, else -1 (error) or 0. */
-static int grow_node(Core *core, Table *t, uint32_t at, const State *s, const Act *moves, int n, const Plan *plan,
-                     Steps *all, long *nodes, uint32_t *ticks, uint32_t *won) {
+static int grow_node(Core *core, Table *t, uint32_t at, const State *s, const KeyOrder *order, const Act *moves, int n,
+                     const Plan *plan, Steps *all, long *nodes, uint32_t *ticks, uint32_t *won) {
     unsigned char key[KEYMAX];
-    KeyOrder order, child_order;
+    KeyOrder child_order;
     choices(core, s, moves, n, plan->prune, all);
-    key_order(core, s, &order);  /* a child's key order: its parent's, with the piles its step changed */
     for (int k = 0; k < all->n; k++) {
         ++*nodes;
         State c = *s;
         unsigned dirty = 0;
         after(core, &c, all->a[k], all->len[k], &dirty);
         int fresh;
-        key_reorder(core, &c, &order, dirty, &child_order);
+        key_reorder(core, &c, order, dirty, &child_order);  /* its parent's, with the piles its step changed */
         size_t keylen = (size_t)key_write(core, &c, &child_order, key);
         long child = table_add(t, key, keylen, &fresh);
         if (child < 0) return -1;
         if (!fresh) continue;
         t->nodes[child].parent = at, t->nodes[child].step = (uint16_t)k;
         if (is_won(&c)) { *won = (uint32_t)child; return 1; }
-        if (pack(t, &t->nodes[child], &c) < 0) return -1;
+        if (pack(t, &t->nodes[child], &c, &child_order) < 0) return -1;
         Queued q = {score(&c, &plan->p) + noise(&plan->p, key, keylen), (*ticks)++, (uint32_t)child};
         if (heap_push(t, q) < 0) return -1;
     }
@@ -126,8 +125,10 @@ static int run_search(Core *core, Table *t, const State *start, const Plan *plan
     Steps *all = PyMem_RawMalloc(sizeof *all);
     if (all == NULL) { PyErr_NoMemory(); return -1; }
     int result = -1;
-    size_t keylen = (size_t)key_into(core, start, key);
-    if (table_add(t, key, keylen, &fresh) < 0 || pack(t, &t->nodes[0], start) < 0) goto done;
+    KeyOrder order;
+    key_order(core, start, &order);
+    size_t keylen = (size_t)key_write(core, start, &order, key);
+    if (table_add(t, key, keylen, &fresh) < 0 || pack(t, &t->nodes[0], start, &order) < 0) goto done;
     Queued root = {score(start, &plan->p) + noise(&plan->p, key, keylen), ticks++, 0};
     if (heap_push(t, root) < 0) goto done;
     while (t->nheap) {
@@ -139,7 +140,8 @@ static int run_search(Core *core, Table *t, const State *start, const Plan *plan
         int skip = skipped(core, t, &t->nodes[q.node], &s, plan, nodes, moves, &nmoves);
         if (skip < 0) goto done;
         if (skip) continue;
-        int found = grow_node(core, t, q.node, &s, moves, nmoves, plan, all, nodes, &ticks, won);
+        unpack_order(t, &t->nodes[q.node], &s, &order);
+        int found = grow_node(core, t, q.node, &s, &order, moves, nmoves, plan, all, nodes, &ticks, won);
         if (found) { result = found < 0 ? -1 : FOUND; goto done; }
         if (++expanded % plan->check_every) continue;
         if (PyErr_CheckSignals() < 0) goto done;  /* Ctrl-C stops a long search as it stops the Python loop */

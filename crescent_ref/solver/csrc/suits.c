@@ -119,7 +119,7 @@ static int last_verdict(Core *core, const Relax *r, const State *start, const in
     int fresh, verdict = -1;
     Steps *all = PyMem_RawMalloc(sizeof *all);
     if (all == NULL) { PyErr_NoMemory(); goto done; }
-    if (table_add(&t, key, exact_into(start, key), &fresh) < 0 || pack(&t, &t.nodes[0], start) < 0) goto done;
+    if (table_add(&t, key, exact_into(start, key), &fresh) < 0 || pack(&t, &t.nodes[0], start, NULL) < 0) goto done;
     if (grow((void **)&todo, &cap_todo, 1, sizeof *todo) < 0) goto done;
     todo[ntodo++] = 0;
     while (ntodo) {
@@ -153,7 +153,7 @@ static int last_verdict(Core *core, const Relax *r, const State *start, const in
             long child = table_add(&t, key, exact_into(&c, key), &fresh);
             if (child < 0) goto done;
             if (!fresh) continue;
-            if (pack(&t, &t.nodes[child], &c) < 0 || grow((void **)&todo, &cap_todo, ntodo + 1, sizeof *todo) < 0)
+            if (pack(&t, &t.nodes[child], &c, NULL) < 0 || grow((void **)&todo, &cap_todo, ntodo + 1, sizeof *todo) < 0)
                 goto done;
             todo[ntodo++] = (uint32_t)child;
         }

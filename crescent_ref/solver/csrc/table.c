@@ -81,7 +81,8 @@ long table_add(Table *t, const unsigned char *key, size_t n, int *fresh) {
     return (long)t->nnodes++;
 }
 
-int pack(Table *t, Node *node, const State *s) {
+/* ``s`` packed at the end of the states, with its key order ``o`` (or NULL: none kept) */
+int pack(Table *t, Node *node, const State *s, const KeyOrder *o) {
     size_t cards = 0;
     for (int i = 0; i < NPILES; i++) cards += (size_t)s->len[i];
     if (grow((void **)&t->states, &t->cap_states, t->nstates + sizeof(Packed) + cards + CARDS_PAST, 1) < 0) return -1;
@@ -94,6 +95,7 @@ int pack(Table *t, Node *node, const State *s) {
         copy_cards(out, s->c[i], s->len[i]);
         out += s->len[i];
     }
+    for (int i = 0; i < NPILES / 2; i++) h.order[i] = o ? (uint8_t)(o->idx[2 * i] | o->idx[2 * i + 1] << 4) : 0;
     memcpy(t->states + t->nstates, &h, sizeof h);
     node->state = t->nstates;
     t->nstates += sizeof(Packed) + cards;
@@ -111,6 +113,13 @@ void unpack(const Table *t, const Node *node, State *s) {
         copy_cards(s->c[i], in, h.len[i]);  /* the packed states keep CARDS_PAST spare bytes at their end */
         in += h.len[i];
     }
+}
+
+/* the key order that ``node`` was packed with (``s``: its position, unpacked): the piles' order kept,
+ * their heads read again, which is cheaper than sorting the piles anew (steps.c's key_order) */
+void unpack_order(const Table *t, const Node *node, const State *s, KeyOrder *o) {
+    const uint8_t *order = t->states + node->state + offsetof(Packed, order);
+    for (int i = 0; i < NPILES; i++) o->idx[i] = order[i / 2] >> (4 * (i % 2)) & 15, o->head[i] = pile_head(s, i);
 }
 
 static inline int before(const Queued *a, const Queued *b) {
