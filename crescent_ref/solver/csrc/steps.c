@@ -133,12 +133,13 @@ void key_reorder(const Core *core, const State *s, const KeyOrder *parent, unsig
         return;
     }
     int n = 0;
+    memcpy(o->head, parent->head, sizeof o->head);  /* whole: cheaper than pile by pile; the changed ones are read next */
     for (int k = 0; k < NPILES; k++) {
         int i = parent->idx[k];
-        if (!(dirty >> i & 1)) o->idx[n++] = i, o->head[i] = parent->head[i];
+        o->idx[n] = i, n += !(dirty >> i & 1);  /* written always, kept when unchanged: no branch to mispredict */
     }
-    for (int i = 0; i < NPILES; i++) {
-        if (!(dirty >> i & 1)) continue;
+    for (unsigned left = dirty & ((1u << NPILES) - 1); left; left &= left - 1) {  /* the changed piles, lowest first */
+        int i = __builtin_ctz(left);
         o->head[i] = pile_head(s, i);
         insert_pile(s, o->head, o->idx, n++, i);
     }
