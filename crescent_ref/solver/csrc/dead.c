@@ -23,7 +23,7 @@ static int never_placed(const Core *core, const State *s, int card, const int *l
  * zeroed: only the pile's own cards are counted, and cleared again at the end (cheaper than zeroing
  * every card's count for every pile). */
 static int pile_dead(const Core *core, const State *s, int i, const int *loose, int *trapped, int *locked) {
-    int dead = -1;
+    int dead = -1, nlocked = 0;
     for (int j = (int)s->resh; j < s->len[i]; j++) trapped[s->c[i][j]]++;
     for (int j = s->len[i] - 1; j > s->resh; j--) {
         int card = s->c[i][j], all = 1;
@@ -34,10 +34,13 @@ static int pile_dead(const Core *core, const State *s, int i, const int *loose, 
         }
         if (all) {
             if (never_placed(core, s, card, loose, trapped)) { dead = card; break; }
-            locked[card]++;
+            locked[card]++, nlocked++;
         }
     }
-    for (int j = (int)s->resh; j < s->len[i]; j++) trapped[s->c[i][j]] = locked[s->c[i][j]] = 0;
+    /* read through to its bottom card without a lock, the pile took off every count it added but the
+     * bottom card's (most piles); else each of its cards is cleared */
+    if (dead < 0 && !nlocked) trapped[s->c[i][s->resh]] = 0;
+    else for (int j = (int)s->resh; j < s->len[i]; j++) trapped[s->c[i][j]] = locked[s->c[i][j]] = 0;
     return dead;
 }
 
