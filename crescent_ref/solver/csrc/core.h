@@ -51,11 +51,11 @@
 
 typedef struct {
     int len[NPILES];
-    unsigned char c[NPILES][MAXP];
     long hidden[NPILES];
     int up[4], down[4], held[4];
     long resh;
     long moves;
+    unsigned char c[NPILES][MAXP];     /* last: copy_state takes the fields before it whole */
 } State;
 
 typedef struct { signed char src, dst; } Act;
@@ -91,6 +91,13 @@ static inline int top_of(const State *s, int i) { return s->len[i] ? s->c[i][s->
 static inline void copy_cards(unsigned char *dst, const unsigned char *src, int n) {
     if (n <= CARDS_PAST) memcpy(dst, src, CARDS_PAST);
     else memcpy(dst, src, (size_t)n);
+}
+
+/* *dst = *src, but of each pile's row only its cards (and copy_cards' junk past them): the rows are
+ * mostly empty, and a child's position is a copy of its parent's */
+static inline void copy_state(State *dst, const State *src) {
+    memcpy(dst, src, offsetof(State, c));
+    for (int i = 0; i < NPILES; i++) copy_cards(dst->c[i], src->c[i], src->len[i]);
 }
 
 static inline int is_near(const Core *core, int card, int other) {

@@ -99,7 +99,8 @@ static int grow_node(Core *core, Table *t, uint32_t at, const State *s, const Ke
     choices(core, s, moves, n, plan->prune, all);
     for (int k = 0; k < all->n; k++) {
         ++*nodes;
-        State c = *s;
+        State c;
+        copy_state(&c, s);
         unsigned dirty = 0;
         after(core, &c, all->a[k], all->len[k], &dirty);
         int fresh;
