@@ -176,14 +176,31 @@ PyObject *key_of(const Core *core, const State *s) {
 /* -- the search order (orders.Promise with orders.features) ---------------------------------- */
 
 /* each card's code (orders.features): suit * 16 + KING - rank when on the Ace foundation's side,
- * suit * 16 + rank on the King's, -1 while not home; a suit at a time */
-static void codes_of(const State *s, int *codes) {
+ * suit * 16 + rank on the King's, -1 while not home; one suit's, by its foundations */
+static void suit_codes(int suit, int up, int down, signed char *code) {
+    int rank = ACE;
+    /* three runs of ranks instead of a test per rank: the Ace side, those not home, the King side */
+    for (; rank <= up && rank <= KING; rank++) code[rank - 1] = (signed char)(suit * 16 + KING - rank);
+    for (; rank < down && rank <= KING; rank++) code[rank - 1] = -1;
+    for (; rank <= KING; rank++) code[rank - 1] = (signed char)(suit * 16 + rank);
+}
+
+/* every suit's codes for every pair of foundations a game has (up 0-13, down 1-14), made once: a
+ * score copies its four rows instead of making them */
+static signed char code_table[4][KING + 1][KING + 2][KING];
+static int codes_ready;
+
+static void codes_of(const State *s, signed char *codes) {
+    if (!codes_ready) {
+        for (int suit = 0; suit < 4; suit++)
+            for (int up = 0; up <= KING; up++)
+                for (int down = 0; down <= KING + 1; down++) suit_codes(suit, up, down, code_table[suit][up][down]);
+        codes_ready = 1;
+    }
     for (int suit = 0; suit < 4; suit++) {
-        int up = s->up[suit], down = s->down[suit], *code = codes + suit * 13, rank = ACE;
-        /* three runs of ranks instead of a test per rank: the Ace side, those not home, the King side */
-        for (; rank <= up && rank <= KING; rank++) code[rank - 1] = suit * 16 + KING - rank;
-        for (; rank < down && rank <= KING; rank++) code[rank - 1] = -1;
-        for (; rank <= KING; rank++) code[rank - 1] = suit * 16 + rank;
+        int up = s->up[suit], down = s->down[suit];
+        if (up >= 0 && up <= KING && down >= 0 && down <= KING + 1) memcpy(codes + suit * 13, code_table[suit][up][down], KING);
+        else suit_codes(suit, up, down, codes + suit * 13);  /* beyond any game: made as asked */
     }
 }
 
@@ -192,7 +209,7 @@ static void codes_of(const State *s, int *codes) {
  * smaller code (codes of one suit differ in their last 4 bits alone). A card not home (code -1) is in
  * no pair, so each home card is compared only with the home cards of its suit below it, which are kept
  * by suit as the pile is read upwards. */
-static long pile_features(const unsigned char *pile, int n, const int *codes, int *nearest) {
+static long pile_features(const unsigned char *pile, int n, const signed char *codes, int *nearest) {
     unsigned char below[4][MAXP];  /* per suit, the code's last 4 bits of its home cards read so far */
     int nb[4] = {0, 0, 0, 0};
     long tangled = 0;
@@ -212,7 +229,8 @@ long score(const State *s, const Promise *p) {
     int nexts[8], nn = 0, depth[8];
     for (int i = 0; i < 4; i++) if (s->up[i] < KING) nexts[nn++] = i * 13 + s->up[i];
     for (int i = 0; i < 4; i++) if (s->down[i] > ACE) nexts[nn++] = i * 13 + s->down[i] - 2;
-    int codes[52], nearest[52];  /* nearest: the fewest cards on a copy of the card, over the piles */
+    signed char codes[52];
+    int nearest[52];  /* nearest: the fewest cards on a copy of the card, over the piles */
     codes_of(s, codes);
     for (int c = 0; c < 52; c++) nearest[c] = DEEP;
     long tangled = 0;
