@@ -153,6 +153,7 @@ typedef struct Waits {
     short gates[NPILES][MAXP];           /* per pinned spot of a gated pile: the closed card at or above it */
     unsigned char gated[NPILES];
     unsigned char closed_p[NPILES * MAXP], closed_i[NPILES * MAXP];
+    int own[NPILES * MAXP];              /* per closed card, the wait for the card above it to leave (its own gate) */
     unsigned char flags[2 * NPILES * MAXP];
 } Waits;
 

@@ -163,12 +163,14 @@ int waits_stuck(const Core *core, const State *s, Waits *w, int *out) {
         }
     }
     memset(w->flags, 0, (size_t)(2 * w->m));
+    for (int m = 0; m < w->m; m++) {  /* read once: the passes below ask it again and again */
+        int p = w->closed_p[m], i = w->closed_i[m];
+        w->own[m] = w->resh <= i && i < s->len[p] - 1 ? wait_left(w, p, i + 1) : ALWAYS;
+    }
     for (int changed = 1; changed;) {
         changed = 0;
         for (int m = 0; m < w->m; m++) {
-            int p = w->closed_p[m], i = w->closed_i[m];
-            int gate = w->resh <= i && i < s->len[p] - 1 ? wait_left(w, p, i + 1) : ALWAYS;
-            if (w->flags[2 * m] || !wait_met(w, gate)) continue;
+            if (w->flags[2 * m] || !wait_met(w, w->own[m])) continue;
             if (onto_met(core, w, m)) { w->flags[2 * m] = w->flags[2 * m + 1] = 1; changed = 1; continue; }
             if (w->flags[2 * m + 1]) continue;
             if (home_met(core, w, m)) { w->flags[2 * m + 1] = 1; changed = 1; }
