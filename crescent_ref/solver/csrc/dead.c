@@ -6,11 +6,10 @@
 
 static int never_placed(const Core *core, const State *s, int card, const int *loose, const int *trapped) {
     int suit = card / 13, rank = card % 13 + 1, up = s->up[suit], down = s->down[suit];
-    int ace = suit * 13 - 1, held = s->held[suit], lacking[KING + 1] = {0};
-    for (int r = ACE + 1; r < KING; r++) lacking[r] = loose[ace + r] == trapped[ace + r] && held != r;
+    int ace = suit * 13 - 1, held = s->held[suit];
     int up_closed = rank == ACE || rank <= up, down_closed = rank == KING || rank >= down, between = 0;
     for (int r = ACE + 1; r < KING; r++) {
-        if (!lacking[r]) continue;
+        if (loose[ace + r] != trapped[ace + r] || held == r) continue;  /* rank r not lacking: some copy is free */
         up_closed |= up < r && r < rank;
         down_closed |= rank < r && r < down;
         between |= up < r && r < down;
