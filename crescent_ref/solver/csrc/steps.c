@@ -153,11 +153,14 @@ Py_ssize_t key_write(const Core *core, const State *s, const KeyOrder *o, unsign
         copy_cards(out, s->c[o->idx[i]], s->len[o->idx[i]]);
         out += s->len[o->idx[i]];
     }
-    for (int i = 0; i < 4; i++) *out++ = (unsigned char)(core->collapse && meets(s, i) ? 0 : s->up[i]);
-    for (int i = 0; i < 4; i++) *out++ = (unsigned char)(core->collapse && meets(s, i) ? 0 : s->down[i]);
-    for (int i = 0; i < 4; i++) *out++ = (unsigned char)s->held[i];
-    *out++ = (unsigned char)(s->resh > 255 ? 255 : s->resh);
-    return out - start;
+    for (int i = 0; i < 4; i++) {  /* the ups, the downs, the held: a suit's three in one step */
+        int hidden = core->collapse && meets(s, i);
+        out[i] = (unsigned char)(hidden ? 0 : s->up[i]);
+        out[4 + i] = (unsigned char)(hidden ? 0 : s->down[i]);
+        out[8 + i] = (unsigned char)s->held[i];
+    }
+    out[12] = (unsigned char)(s->resh > 255 ? 255 : s->resh);
+    return out + 13 - start;
 }
 
 /* the key's bytes into ``out`` (at most KEYMAX); their number */
