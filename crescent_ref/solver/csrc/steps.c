@@ -212,7 +212,7 @@ static void codes_of(const State *s, signed char *codes) {
  * smaller code (codes of one suit differ in their last 4 bits alone). A card not home (code -1) is in
  * no pair, so each home card is compared only with the home cards of its suit below it, which are kept
  * by suit as the pile is read upwards. */
-static long pile_features(const unsigned char *pile, int n, const signed char *codes, int *nearest) {
+static long long_pile_features(const unsigned char *pile, int n, const signed char *codes, int *nearest) {
     unsigned char below[4][MAXP];  /* per suit, the code's last 4 bits of its home cards read so far */
     int nb[4] = {0, 0, 0, 0};
     long tangled = 0;
@@ -223,6 +223,28 @@ static long pile_features(const unsigned char *pile, int n, const signed char *c
         int suit = u >> 4, low = u & 15;
         for (int k = 0; k < nb[suit]; k++) tangled += below[suit][k] < low;
         below[suit][nb[suit]++] = (unsigned char)low;
+    }
+    return tangled;
+}
+
+/* the sum of a word's 16 four-bit counts, when it is under 16: the multiply adds them all into the
+ * top four bits (no partial sum carries) */
+static inline long count_sum(uint64_t counts) { return (long)((counts * 0x1111111111111111ull) >> 60); }
+
+/* long_pile_features of a pile of at most 15 cards, where no count of them passes 15: per suit, a
+ * four-bit count per code's last 4 bits of the home cards read so far, those under a card's code
+ * summed at once instead of compared one by one */
+static long pile_features(const unsigned char *pile, int n, const signed char *codes, int *nearest) {
+    if (n > 15) return long_pile_features(pile, n, codes, nearest);
+    uint64_t below[4] = {0, 0, 0, 0};
+    long tangled = 0;
+    for (int j = 0; j < n; j++) {
+        if (n - 1 - j < nearest[pile[j]]) nearest[pile[j]] = n - 1 - j;
+        int u = codes[pile[j]];
+        if (u < 0) continue;
+        int suit = u >> 4, low = u & 15;
+        tangled += count_sum(below[suit] & ((1ull << 4 * low) - 1));
+        below[suit] += 1ull << 4 * low;
     }
     return tangled;
 }
