@@ -148,11 +148,12 @@ void key_reorder(const Core *core, const State *s, const KeyOrder *parent, unsig
 /* the key's bytes into ``out`` (at most KEYMAX), the piles in the order ``o``; their number */
 Py_ssize_t key_write(const Core *core, const State *s, const KeyOrder *o, unsigned char *out) {
     unsigned char *start = out;
-    for (int i = 0; i < NPILES; i++) {
-        if (i) *out++ = 0xff;
+    for (int i = 0; i < NPILES; i++) {  /* each pile and a 0xff after it; the last one's is written over */
         copy_cards(out, s->c[o->idx[i]], s->len[o->idx[i]]);
         out += s->len[o->idx[i]];
+        *out++ = 0xff;
     }
+    out--;
     for (int i = 0; i < 4; i++) {  /* the ups, the downs, the held: a suit's three in one step */
         int hidden = core->collapse && meets(s, i);
         out[i] = (unsigned char)(hidden ? 0 : s->up[i]);

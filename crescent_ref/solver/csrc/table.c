@@ -95,7 +95,8 @@ int pack(Table *t, Node *node, const State *s, const KeyOrder *o) {
         copy_cards(out, s->c[i], s->len[i]);
         out += s->len[i];
     }
-    for (int i = 0; i < NPILES / 2; i++) h.order[i] = o ? (uint8_t)(o->idx[2 * i] | o->idx[2 * i + 1] << 4) : 0;
+    if (o == NULL) memset(h.order, 0, sizeof h.order);
+    else for (int i = 0; i < NPILES / 2; i++) h.order[i] = (uint8_t)(o->idx[2 * i] | o->idx[2 * i + 1] << 4);
     memcpy(t->states + t->nstates, &h, sizeof h);
     node->state = t->nstates;
     t->nstates += sizeof(Packed) + cards;
