@@ -127,9 +127,9 @@ def judge_all(adapter: Adapter, contract: Contract, pairs: Iterable[tuple[Scenar
     lean = on_demand(adapter, contract.info)
     upto, complete = 0, True  # the first scenario not announced; whether the last one announced is whole
     for number, (scenario, profile) in enumerate(chosen):
-        if _careful(adapter):  # a crash or hang was met: from then on each scenario goes alone (a fault one
-            yield from held.add(number, _alone(adapter, contract, scenario, profile), number + 1)  # of those in
-            upto = number + 1  # flight made is met where it is made, and no other costs a process or a timeout)
+        if _careful(adapter):  # after a crash or hang each scenario goes alone (``judge``): a fault is met
+            upto = number + 1  # where it is made, and no other scenario costs a process or a timeout for it
+            yield from held.add(number, judge(adapter, contract, scenario, profile), number + 1)
             continue
         if upto <= number:
             complete, upto = _announce(adapter, contract, scenario, profile, lean, ahead=False), number + 1
