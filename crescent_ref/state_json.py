@@ -25,12 +25,10 @@ def game_state(game: Game) -> dict[str, Any]:
 
 def position_state(pos: Position) -> dict[str, Any]:
     """The position part of the canonical state JSON."""
-    tops = [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.up)]
-    tops += [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.down)]
     return {
         "piles": [[CARD_TEXT[c] for c in pile] for pile in pos.piles],
         "hidden": list(pos.hidden),
-        "foundations": dict(zip(FOUNDATIONS, tops, strict=True)),
+        "foundations": foundations(pos),
         "held": [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.held) if r],
         "reshuffles": pos.reshuffles,
         "moves": pos.moves,
@@ -38,10 +36,17 @@ def position_state(pos: Position) -> dict[str, Any]:
     }
 
 
+def foundations(pos: Position) -> dict[str, str]:
+    """Each foundation's top card by its base card (``{"A♠": "3♠", ...}``)."""
+    tops = [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.up)]
+    tops += [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(pos.down)]
+    return dict(zip(FOUNDATIONS, tops, strict=True))
+
+
 _FIELDS: dict[str, Callable[[Game], Any]] = {
     "piles": lambda g: [[CARD_TEXT[c] for c in pile] for pile in g.position.piles],
     "hidden": lambda g: list(g.position.hidden),
-    "foundations": lambda g: position_state(g.position)["foundations"],
+    "foundations": lambda g: foundations(g.position),
     "held": lambda g: [CARD_TEXT[s * 13 + r - 1] for s, r in enumerate(g.position.held) if r],
     "reshuffles": lambda g: g.position.reshuffles,
     "moves": lambda g: g.position.moves,
