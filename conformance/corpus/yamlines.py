@@ -4,21 +4,24 @@ Aliases (``*name``) are read, but the expanded document may hold at most ``MAX_N
 a kilobyte of nested aliases would otherwise expand to gigabytes (a "billion laughs"). An alias
 inside the node it names (``&a [*a]``) is refused, as is nesting deeper than ``MAX_DEPTH`` or an
 integer longer than conformance.reading's bound; the file is read by the bounded reader.
+
+PyYAML is imported at the first parse: a run that finds its corpus in the cache never reads YAML.
 """
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from conformance.reading import MAX_DEPTH, MAX_DIGITS, read_text
 from crescent_ref.errors import ScenarioError
 
+if TYPE_CHECKING:
+    import yaml
+
 JsonPath = tuple[str | int, ...]
 MAX_NODES = 100_000  # nodes of one expanded document (the largest corpus file has about 2,400)
-_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
 
 
 class Located:
@@ -43,10 +46,20 @@ def load(path: Path) -> Located:
     return parse(read_text(path), path)
 
 
+@functools.cache
+def _yaml() -> tuple[type[yaml.SafeLoader], yaml.constructor.SafeConstructor]:
+    """PyYAML's loader (libyaml's when present) and the constructor of scalars, made at the first parse."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader), yaml.constructor.SafeConstructor()
+
+
 def parse(text: str, path: Path) -> Located:
     """Parse the YAML ``text`` of the file ``path`` (named in errors); as ``load``."""
+    import yaml
+
     try:
-        node = yaml.compose(text, Loader=_LOADER)
+        node = yaml.compose(text, Loader=_yaml()[0])
     except yaml.MarkedYAMLError as err:
         line = err.problem_mark.line + 1 if err.problem_mark else None
         raise ScenarioError(str(path), line, "", f"YAML syntax: {err.problem}") from None
@@ -57,14 +70,13 @@ def parse(text: str, path: Path) -> Located:
     return Located(str(path), data, lines)
 
 
-_constructor = yaml.constructor.SafeConstructor()
-
-
 def _convert(
     node: yaml.Node, path: JsonPath, lines: dict[JsonPath, int], file: str, seen: list[int], above: tuple[int, ...]
 ) -> Any:
     """The value of ``node``; ``seen[0]`` counts the nodes expanded so far (an alias's again), ``above``
     holds the ids of the nodes it sits in (an alias to one of them would never end)."""
+    import yaml
+
     seen[0] += 1
     where = "/".join(str(p) for p in path)
     line = lines.get(path[:-1], node.start_mark.line + 1)  # the container (an alias's node is the anchor's)
@@ -84,11 +96,13 @@ def _convert(
 
 
 def _scalar(node: yaml.Node, where: str, file: str) -> Any:
+    import yaml
+
     line = node.start_mark.line + 1
     if node.tag == "tag:yaml.org,2002:int" and len(str(node.value).lstrip("+-")) > MAX_DIGITS:
         raise ScenarioError(file, line, where, f"an integer of {len(str(node.value))} digits (at most {MAX_DIGITS})")
     try:
-        return _constructor.construct_object(node, deep=True)
+        return _yaml()[1].construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError, RecursionError) as err:
         raise ScenarioError(file, line, where, str(err)[:200]) from None
 
