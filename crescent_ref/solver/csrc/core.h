@@ -13,6 +13,7 @@
  *   steps.c     the steps searched, the canonical key, the order's score
  *   dead.c      the locked-card rule and the cards that wait on each other
  *   suits.c     the one-suit rules (suits.py, last.py)
+ *   onesuit.c   a one-suit position with no reshuffle left decided by its own exhaustive search
  *   table.c     the seen table, the packed positions, the heap, the CPU clock
  *   search.c    the search loop (Core.search) and its line
  *   methods.c   the Core's methods as Python calls them
@@ -76,6 +77,7 @@ typedef struct {
     State cache[NCACHE];               /* and what was read of them */
     int next_slot;
     struct Waits *waits;               /* waits.py's scratch, made when first asked */
+    struct OneSuit *onesuit;           /* onesuit.c's table, made when first asked */
 } Core;
 
 enum { WON, PLAYING, WAITING, LOST };  /* game.status_of's answers, in Core.status_text's order */
@@ -179,6 +181,7 @@ typedef struct {
     PyObject *memo, *solve_suit, *text[3];  /* "winnable", "not winnable", "unknown" */
     int last;
     long last_nodes;
+    long decide_nodes;                 /* > 0: a memo miss is decided by onesuit.c within this many positions */
 } Relax;
 
 /* one search's order, rules, budgets and callbacks */
@@ -242,6 +245,11 @@ void unpack_order(const Table *t, const Node *node, const State *s, KeyOrder *o)
 int heap_push(Table *t, Queued q);
 Queued heap_pop(Table *t);
 double cpu_seconds(void);
+
+/* -- onesuit.c ---------------------------------------------------------------------------------- */
+int onesuit_decide(Core *core, const State *part, long budget, int prune, long *nodes, Act **line, size_t *nline);
+void onesuit_free(struct OneSuit *t);
+void onesuit_counts(const Core *core, long *calls, long *decided, long *nodes);
 
 /* -- suits.c, search.c, methods.c ---------------------------------------------------------------- */
 int suit_lost(Core *core, const Relax *r, const State *s, const Plan *plan, long *nodes);

@@ -262,7 +262,36 @@ static PyObject *Core_expand(Core *self, PyObject *const *args, Py_ssize_t nargs
     return Py_BuildValue("(Ol)", Py_None, made);
 }
 
+/* onesuit(pos, nodes, prune=True) -> (verdict, nodes, line or None): onesuit.c's decision of a one-suit position
+ * with no reshuffle left (ValueError where it does not apply) */
+static PyObject *Core_onesuit(Core *self, PyObject *args) {
+    PyObject *pos;
+    long budget, made = 0;
+    int prune = 1;
+    State s;
+    if (!PyArg_ParseTuple(args, "Ol|p", &pos, &budget, &prune) || read_cached(self, pos, &s) < 0) return NULL;
+    Act *line = NULL;
+    size_t nline = 0;
+    int verdict = onesuit_decide(self, &s, budget, prune, &made, &line, &nline);
+    if (verdict == -2) PyErr_SetString(PyExc_ValueError, "onesuit: not a one-suit position with no reshuffle left "
+                                                         "under a profile without give-backs and autoplay");
+    if (verdict < 0) { PyMem_RawFree(line); return NULL; }
+    PyObject *moves = verdict == 0 ? action_list(self, line, (int)nline) : Py_NewRef(Py_None);
+    PyMem_RawFree(line);
+    if (moves == NULL) return NULL;
+    return Py_BuildValue("(OlN)", self->verdict_text[verdict], made, moves);
+}
+
+static PyObject *Core_onesuit_counts(Core *self, PyObject *unused) {
+    long calls, decided, nodes;
+    (void)unused;
+    onesuit_counts(self, &calls, &decided, &nodes);
+    return Py_BuildValue("(lll)", calls, decided, nodes);
+}
+
 PyMethodDef Core_methods[] = {
+    {"onesuit", (PyCFunction)Core_onesuit, METH_VARARGS, "onesuit.c: a one-suit position decided alone"},
+    {"onesuit_counts", (PyCFunction)Core_onesuit_counts, METH_NOARGS, "onesuit.c's questions, decided, positions"},
     {"pile_moves", (PyCFunction)Core_pile_moves, METH_O, "movegen.pile_moves"},
     {"foundation_moves", (PyCFunction)Core_foundation_moves, METH_O, "movegen.foundation_moves"},
     {"status", (PyCFunction)Core_status, METH_O, "game.status_of"},

@@ -69,6 +69,7 @@ static void Core_dealloc(Core *self) {
     for (int i = 0; i < 3; i++) Py_XDECREF(self->verdict_text[i]);
     for (int i = 0; i < NCACHE; i++) Py_XDECREF(self->cached[i]);
     PyMem_RawFree(self->waits);
+    onesuit_free(self->onesuit);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 

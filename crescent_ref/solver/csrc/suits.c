@@ -3,8 +3,8 @@
  * Asked by the search loop (search.c) of the positions with no reshuffle left (and one, from the
  * second round of restarts) in profiles without autoplay, in place of Search.relaxed. The answers go
  * into the solve's Python memo under the keys suits.py gives them, so both loops share what they
- * learn; a one-suit position's own search (a memo miss) is Python's Search.suit_verdict, itself run
- * on the compiled loop. last.sweep's own depth-first walk keeps its seen positions in a table.c table. */
+ * learn; a one-suit position's own search (a memo miss) is onesuit.c's when the search asks for it
+ * (Relax.decide_nodes), else Python's Search.suit_verdict, itself run on the compiled loop. last.sweep's own depth-first walk keeps its seen positions in a table.c table. */
 #include "core.h"
 
 enum { WINNABLE, NOT_WINNABLE, UNKNOWN };
@@ -79,6 +79,11 @@ static int zero_verdict(Core *core, const Relax *r, const State *part, long *nod
     if (key == NULL) return -1;
     int verdict = memo_get(r, key);
     if (verdict == -2 && (verdict = start_verdict(core, part)) >= 0 && memo_set(r, key, verdict) < 0) verdict = -1;
+    if (verdict == -2 && r->decide_nodes > 0) {  /* onesuit.c's own search, where it applies */
+        long made = 0;
+        verdict = onesuit_decide(core, part, r->decide_nodes, 1, &made, NULL, NULL);
+        if (verdict >= 0 && memo_set(r, key, verdict) < 0) verdict = -1;
+    }
     if (verdict == -2) {
         PyObject *pos = make_position(core, part, NULL, 0);
         PyObject *said = pos ? PyObject_CallOneArg(r->solve_suit, pos) : NULL;
