@@ -45,7 +45,7 @@ from pathlib import Path
 
 from crescent_ref.game import Game
 from crescent_ref.profiles import get_profile
-from crescent_ref.solver import fast, orders
+from crescent_ref.solver import fast, orders, search
 from crescent_ref.solver.search import Answer, Budget, replay, solve
 
 PROFILES = ("app", "open", "hoffmann-1892", "morehead-1949")
@@ -137,6 +137,21 @@ def recorded(path: Path) -> dict[tuple[str, str], int]:
     return {(e["profile"], e["code"]): e["nodes"] for e in entries if e["verdict"] == "unknown"}
 
 
+_SEEN: dict[str, tuple[int, int, int]] = {}
+
+
+def decider(profile: str) -> str:
+    """What onesuit.c did since the last call (questions, decided, positions), when it is on."""
+    core = fast.core_for(get_profile(profile), fast.COMPILED)
+    if not search.SUIT_DECIDE_NODES or core is None:
+        return ""
+    now = core.onesuit_counts()
+    before = _SEEN.get(profile, (0, 0, 0))
+    _SEEN[profile] = now
+    calls, done, made = (a - b for a, b in zip(now, before, strict=True))
+    return f"  onesuit {calls:,} asked, {done:,} decided, {made:,} positions"
+
+
 def decided(path: Path, count: int, seconds: float, way: str, half: str = "all", skip: int = 0) -> int:
     """Solve the unknowns of ``path`` (``half`` of them, the first ``skip`` left out) again at
     ``seconds`` each; print each answer and the share decided."""
@@ -152,8 +167,10 @@ def decided(path: Path, count: int, seconds: float, way: str, half: str = "all",
         proved += answer.verdict == "not winnable"
         spent += answer.seconds
         print(f"{n:>3} {profile:<15} {code:<14} {answer.verdict:<13} {answer.nodes:>10,} nodes "
-              f"{answer.seconds:>6.2f} s {rate(answer):>10,.0f} n/s  stored {answer.stored:,}", flush=True)
+              f"{answer.seconds:>6.2f} s {rate(answer):>10,.0f} n/s  stored {answer.stored:,}{decider(profile)}",
+              flush=True)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"suit decide nodes {search.SUIT_DECIDE_NODES:,}, counted {search.SUIT_DECIDE_COUNTED}")
     print(f"{path.name}: {len(found)} deals unknown there, decided now {won + proved} ({won} won, {proved} proved "
           f"not winnable) = {100 * (won + proved) / len(found):.1f} %, at {seconds:g} CPU s each, way {way}; "
           f"{spent:.0f} CPU s in {time.monotonic() - began:.0f} s; half {half}; spread {orders.SPREAD}; "
@@ -195,6 +212,7 @@ def control(profile: str, count: int, seconds: float, way: str, against: Path | 
               f"{answer.seconds:>6.2f} s (then {verdict}, {then:.2f} s)", flush=True)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     which = "codes won late then" if late else "codes"
+    print(f"suit decide nodes {search.SUIT_DECIDE_NODES:,}")
     print(f"control: {len(chosen)} {which} in {profile} at {seconds:g} CPU s: {won} won, {spent:.1f} CPU s "
           f"(then {before:.1f} s); won then and not now: {lost_now or 'none'}; won now only: {new_now or 'none'}; "
           f"spread {orders.SPREAD}; load average {load}")
@@ -215,6 +233,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="with --decided: CPU s a deal (default 10)")
     parser.add_argument("--half", choices=HALVES, default="all", help="with --decided: which unknowns (default all)")
     parser.add_argument("--skip", type=int, default=0, help="with --decided: leave out the first N of them")
+    parser.add_argument("--suit-decide", type=int, metavar="N", help="search.SUIT_DECIDE_NODES: one-suit "
+                        "positions decided by onesuit.c within N positions (0: the general search)")
+    parser.add_argument("--suit-counted", action="store_true", help="search.SUIT_DECIDE_COUNTED: onesuit.c's "
+                        "positions count as the solve's nodes (the restarts' slices)")
     parser.add_argument("--spread", type=int, help="the restarts' tie-break spread (default orders.SPREAD)")
     parser.add_argument("--control", type=int, metavar="N", help="the first N codes of the win-rate list instead "
                         "(the first --profile, default app), compared with --against FILE's verdicts")
@@ -228,6 +250,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.spread is not None:
         orders.SPREAD = args.spread
+    if args.suit_decide is not None:
+        search.SUIT_DECIDE_NODES = args.suit_decide
+    search.SUIT_DECIDE_COUNTED = args.suit_counted
     if args.control is not None:
         return control((args.profile or ["app"])[0], args.control, args.seconds, args.after, args.against, args.late)
     if args.decided is not None:

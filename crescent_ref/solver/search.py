@@ -48,6 +48,8 @@ CHECK_EVERY = 64  # expansions between looks at the clock
 SUIT_NODES = 3_000  # the budget of one suit's own search (suits.py)
 SUIT_DECIDE_NODES = 0  # > 0: the compiled loop decides a one-suit position with no reshuffle left by onesuit.c's
 # own exhaustive search within this many positions, in place of SUIT_NODES' general search (0: the general search)
+SUIT_DECIDE_COUNTED = False  # its positions count as the solve's nodes (and so in the restarts' slices), as the
+# general one-suit search's nodes do; False: only the general searches' nodes count
 LAST_NODES = 3_000  # the budget of one suit's search before its last reshuffle (last.py)
 TWO_NODES = 2_000  # the budget of one suit's search before its last two reshuffles (two.py)
 LAST_FROM = 1  # rounds of restarts before it skip last.py (the first: its proofs cost more than an easy win)

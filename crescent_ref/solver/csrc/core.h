@@ -182,6 +182,7 @@ typedef struct {
     int last;
     long last_nodes;
     long decide_nodes;                 /* > 0: a memo miss is decided by onesuit.c within this many positions */
+    int decide_counted;                /* its positions count as the search's nodes (as the general search's do) */
 } Relax;
 
 /* one search's order, rules, budgets and callbacks */

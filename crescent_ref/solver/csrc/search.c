@@ -163,7 +163,8 @@ done:
 }
 
 /* search(pos, order, prune, lost, ask, ask_most, remember_into, remember_most, nodes, stored, started,
- *        seconds, check_every, tick, memo, solve_suit, last, waits_most, last_nodes, decide_nodes)
+ *        seconds, check_every, tick, memo, solve_suit, last, waits_most, last_nodes, decide_nodes,
+ *        decide_counted)
  *   -> (outcome, line or None, nodes, stored): Search.loop from the start */
 PyObject *Core_search(Core *self, PyObject *args) {
     PyObject *pos, *order;
@@ -172,10 +173,11 @@ PyObject *Core_search(Core *self, PyObject *args) {
     Py_ssize_t stored;
     memset(&plan, 0, sizeof plan);
     memset(&relax, 0, sizeof relax);
-    if (!PyArg_ParseTuple(args, "OOpOOiOnlnddiOOOpill", &pos, &order, &plan.prune, &plan.lost, &plan.ask,
+    if (!PyArg_ParseTuple(args, "OOpOOiOnlnddiOOOpillp", &pos, &order, &plan.prune, &plan.lost, &plan.ask,
                           &plan.ask_most, &plan.remember_into, &plan.remember_most, &plan.budget_nodes, &stored,
                           &plan.started, &plan.seconds, &plan.check_every, &plan.tick, &relax.memo, &relax.solve_suit,
-                          &relax.last, &plan.waits_most, &relax.last_nodes, &relax.decide_nodes))
+                          &relax.last, &plan.waits_most, &relax.last_nodes, &relax.decide_nodes,
+                          &relax.decide_counted))
         return NULL;
     if (relax.memo != Py_None) {
         if (!PyDict_Check(relax.memo) || !PyCallable_Check(relax.solve_suit)) {
