@@ -27,10 +27,13 @@ old_cpu: list[float] = []
 new_cpu: list[float] = []
 new_nodes: list[int] = []
 disagree = replayed = 0
-dump = open(sys.argv[4], "w") if len(sys.argv) > 4 else None  # per question: old, its nodes and CPU, new, its nodes and CPU
+dump_path = sys.argv[4] if len(sys.argv) > 4 else ""  # per question: old, its nodes and CPU, new, its nodes and CPU
+dumped: list[str] = []
 recheck: Counter[tuple[str, str]] = Counter()
-for row in open(path):
-    code, old, made, spent, text = row.rstrip("\n").split("\t")
+with open(path) as rows:
+    lines = rows.read().splitlines()
+for row in lines:
+    code, old, made, spent, text = row.split("\t")
     pos = Position.from_text(ast.literal_eval(text))
     began = time.process_time()
     new, nodes, line = core.onesuit(pos, budget)
@@ -38,8 +41,7 @@ for row in open(path):
     old_cpu.append(float(spent))
     new_nodes.append(nodes)
     pairs[old, new] += 1
-    if dump is not None:
-        dump.write(f"{old}\t{made}\t{spent}\t{new}\t{nodes}\t{new_cpu[-1]:.6f}\n")
+    dumped.append(f"{old}\t{made}\t{spent}\t{new}\t{nodes}\t{new_cpu[-1]:.6f}\n")
     if {old, new} == {"winnable", "not winnable"}:
         disagree += 1
         print("DISAGREE", code, old, new, text)
@@ -51,7 +53,7 @@ for row in open(path):
         replayed += 1
     if old == "unknown" and old_budget and new != "unknown":
         search = Search(PROFILE, Budget(nodes=old_budget, seconds=60), relax=False, core=core, reasons=False)
-        again = search.run(pos).verdict
+        again: str = search.run(pos).verdict
         recheck[again, new] += 1
         if {again, new} == {"winnable", "not winnable"}:
             disagree += 1
@@ -67,9 +69,14 @@ if recheck:
         print(f"    general {again:13} new {new:13} {n:7,}")
 dec_old = sum(n for (o, _), n in pairs.items() if o != "unknown")
 dec_new = sum(n for (_, w), n in pairs.items() if w != "unknown")
-print(f"  decided: old {dec_old:,} ({100 * dec_old / total:.2f} %), new {dec_new:,} ({100 * dec_new / total:.2f} %)")
-print(f"  CPU per question: old mean {1e3 * statistics.mean(old_cpu):.3f} ms, median {1e3 * statistics.median(old_cpu):.3f} ms,"
+print(f"  decided: old {dec_old:,} ({100 * dec_old / total:.2f} %), "
+      f"new {dec_new:,} ({100 * dec_new / total:.2f} %)")
+print(f"  CPU per question: old mean {1e3 * statistics.mean(old_cpu):.3f} ms, "
+      f"median {1e3 * statistics.median(old_cpu):.3f} ms,"
       f" total {sum(old_cpu):.2f} s; new mean {1e3 * statistics.mean(new_cpu):.3f} ms, median"
       f" {1e3 * statistics.median(new_cpu):.3f} ms, total {sum(new_cpu):.2f} s, max {max(new_cpu):.3f} s")
 print(f"  new positions generated: total {sum(new_nodes):,}, max {max(new_nodes):,}; "
       f"{sum(new_nodes) / max(sum(new_cpu), 1e-9):,.0f} a CPU second")
+if dump_path:
+    with open(dump_path, "w") as out:
+        out.writelines(dumped)

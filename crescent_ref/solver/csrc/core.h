@@ -248,7 +248,8 @@ Queued heap_pop(Table *t);
 double cpu_seconds(void);
 
 /* -- onesuit.c ---------------------------------------------------------------------------------- */
-int onesuit_decide(Core *core, const State *part, long budget, int prune, long *nodes, Act **line, size_t *nline);
+int onesuit_decide(Core *core, const State *part, long budget, int prune, PyObject *owner, long *nodes, Act **line,
+                   size_t *nline);
 void onesuit_free(struct OneSuit *t);
 void onesuit_counts(const Core *core, long *calls, long *decided, long *nodes);
 

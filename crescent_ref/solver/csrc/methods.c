@@ -272,7 +272,7 @@ static PyObject *Core_onesuit(Core *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Ol|p", &pos, &budget, &prune) || read_cached(self, pos, &s) < 0) return NULL;
     Act *line = NULL;
     size_t nline = 0;
-    int verdict = onesuit_decide(self, &s, budget, prune, &made, &line, &nline);
+    int verdict = onesuit_decide(self, &s, budget, prune, NULL, &made, &line, &nline);
     if (verdict == -2) PyErr_SetString(PyExc_ValueError, "onesuit: not a one-suit position with no reshuffle left "
                                                          "under a profile without give-backs and autoplay");
     if (verdict < 0) { PyMem_RawFree(line); return NULL; }

@@ -20,11 +20,12 @@
  * dead.c's locked-card rule proves dead, which are not expanded: dead.py's proof); "unknown" means the
  * budget of positions generated ran out.
  * The positions an exhausted search met are all not winnable; they stay in the Core's table, marked,
- * for the later questions of the same profile (a Core is one profile), until the table fills. */
+ * for the later questions of the same solve (``owner``, its memo: a Core is one profile, and a solve
+ * must not depend on the solves before it), until the table fills. */
 #include "core.h"
 
 #define OS_MAXP 26        /* one suit's cards: at most 24 on the piles */
-#define OS_LOST UINT32_MAX
+#define OS_LOST 0x80000000u /* a slot's gen with this bit: proved lost in the epoch of its other bits */
 #define OS_BITS 21        /* the table's slots: 2^21 (64 MiB); half full is wiped */
 
 enum { OS_WINNABLE, OS_NOT_WINNABLE, OS_UNKNOWN };
@@ -36,8 +37,9 @@ typedef struct Level { size_t first, next, end; } Level;
 
 typedef struct OneSuit {
     Slot *slots;
-    uint32_t gen;
-    size_t lost;               /* slots marked OS_LOST */
+    uint32_t gen, epoch;       /* this call's gen (below OS_LOST); the solve's epoch */
+    PyObject *owner;           /* the solve's memo (held): another one starts a new epoch */
+    size_t lost;               /* slots marked lost in this epoch */
     uint32_t *mine; size_t nmine, cap_mine;   /* the slots this call filled */
     struct Frame *moves; size_t cap_moves;     /* the depth-first stack's moves */
     struct Level *levels; size_t cap_levels;   /* per depth: its moves' range and the next one */
@@ -174,25 +176,29 @@ static int os_find(const OneSuit *t, const uint64_t *k, size_t *slot) {
     size_t mask = ((size_t)1 << OS_BITS) - 1, i = (size_t)os_hash(k) & mask;
     for (;; i = (i + 1) & mask) {
         const Slot *e = &t->slots[i];
-        if (e->gen != t->gen && e->gen != OS_LOST) { *slot = i; return 0; }
+        if (e->gen != t->gen && e->gen != (OS_LOST | t->epoch)) { *slot = i; return 0; }
         if (e->k[0] == k[0] && e->k[1] == k[1] && e->k[2] == k[2]) { *slot = i; return 1; }
     }
 }
 
-static int os_table(Core *core, long budget, OneSuit **out) {
+static int os_table(Core *core, long budget, PyObject *owner, OneSuit **out) {
     OneSuit *t = core->onesuit;
     if (t == NULL) {
         t = core->onesuit = PyMem_RawCalloc(1, sizeof *t);
         if (t == NULL) { PyErr_NoMemory(); return -1; }
+    }
+    if (owner != NULL && owner != t->owner) {  /* a new solve: what earlier ones proved is left out */
+        Py_XSETREF(t->owner, Py_NewRef(owner));
+        t->epoch = (t->epoch + 1) & (OS_LOST - 1), t->lost = 0;
     }
     size_t cap = (size_t)1 << OS_BITS;
     if (t->slots == NULL) {
         t->slots = PyMem_RawCalloc(cap, sizeof *t->slots);
         if (t->slots == NULL) { PyErr_NoMemory(); return -1; }
     }
-    if (t->lost + (size_t)budget + 1 > cap / 2 || t->gen >= OS_LOST - 1) {  /* wipe it */
+    if (t->lost + (size_t)budget + 1 > cap / 2 || t->gen >= OS_LOST - 1 || t->epoch == OS_LOST - 1) {  /* wipe it */
         memset(t->slots, 0, cap * sizeof *t->slots);
-        t->lost = 0, t->gen = 0;
+        t->lost = 0, t->gen = 0, t->epoch = 0;
     }
     t->gen++;
     t->nmine = 0;
@@ -202,6 +208,7 @@ static int os_table(Core *core, long budget, OneSuit **out) {
 
 void onesuit_free(OneSuit *t) {
     if (t == NULL) return;
+    Py_XDECREF(t->owner);
     PyMem_RawFree(t->slots);
     PyMem_RawFree(t->mine);
     PyMem_RawFree(t->moves);
@@ -213,9 +220,11 @@ void onesuit_free(OneSuit *t) {
  * OS_WINNABLE, OS_NOT_WINNABLE or OS_UNKNOWN (the numbers of suits.c's verdicts), -2 when not covered
  * (give-backs, autoplay, a reshuffle left, not one suit), -1 on an error. *nodes gets the positions
  * generated. ``prune``: positions dead.c's locked-card rule proves dead are not expanded (dead.py's proof,
- * which the general search leans on too). ``line`` (NULL: not wanted) gets the winning moves, *nline of them, in memory the caller
+ * which the general search leans on too).
+ * ``owner``: the solve asking (its memo), or NULL: the last one. ``line`` (NULL: not wanted) gets the winning moves, *nline of them, in memory the caller
  * frees with PyMem_RawFree (a position won at the start has none). */
-int onesuit_decide(Core *core, const State *part, long budget, int prune, long *nodes, Act **line, size_t *nline) {
+int onesuit_decide(Core *core, const State *part, long budget, int prune, PyObject *owner, long *nodes, Act **line,
+                   size_t *nline) {
     *nodes = 0;
     if (core->give_backs || core->autoplay || part->resh != 0) return -2;
     Rules r = {-1, core->wrap, core->limit, core->between, core->hold};
@@ -245,7 +254,7 @@ int onesuit_decide(Core *core, const State *part, long budget, int prune, long *
         if (witness(core, &full, &card) >= 0) return OS_NOT_WINNABLE;
     }
     OneSuit *t;
-    if (os_table(core, budget, &t) < 0) return -1;
+    if (os_table(core, budget, owner, &t) < 0) return -1;
     t->calls++;
     uint64_t k[3];
     size_t slot;
@@ -306,7 +315,7 @@ int onesuit_decide(Core *core, const State *part, long budget, int prune, long *
     }
 done:
     if (verdict == OS_NOT_WINNABLE) {  /* every position met is proved not winnable */
-        for (size_t i = 0; i < t->nmine; i++) t->slots[t->mine[i]].gen = OS_LOST;
+        for (size_t i = 0; i < t->nmine; i++) t->slots[t->mine[i]].gen = OS_LOST | t->epoch;
         t->lost += t->nmine;
     }
     if (verdict == OS_WINNABLE || verdict == OS_NOT_WINNABLE) t->decided++;

@@ -81,7 +81,7 @@ static int zero_verdict(Core *core, const Relax *r, const State *part, long *nod
     if (verdict == -2 && (verdict = start_verdict(core, part)) >= 0 && memo_set(r, key, verdict) < 0) verdict = -1;
     if (verdict == -2 && r->decide_nodes > 0) {  /* onesuit.c's own search, where it applies */
         long made = 0;
-        verdict = onesuit_decide(core, part, r->decide_nodes, 1, &made, NULL, NULL);
+        verdict = onesuit_decide(core, part, r->decide_nodes, 1, r->memo, &made, NULL, NULL);
         if (r->decide_counted) *nodes += made;
         if (verdict >= 0 && memo_set(r, key, verdict) < 0) verdict = -1;
     }
