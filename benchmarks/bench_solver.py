@@ -212,7 +212,7 @@ def control(profile: str, count: int, seconds: float, way: str, against: Path | 
               f"{answer.seconds:>6.2f} s (then {verdict}, {then:.2f} s)", flush=True)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     which = "codes won late then" if late else "codes"
-    print(f"suit decide nodes {search.SUIT_DECIDE_NODES:,}")
+    print(f"suit decide nodes {search.SUIT_DECIDE_NODES:,}, counted {search.SUIT_DECIDE_COUNTED}")
     print(f"control: {len(chosen)} {which} in {profile} at {seconds:g} CPU s: {won} won, {spent:.1f} CPU s "
           f"(then {before:.1f} s); won then and not now: {lost_now or 'none'}; won now only: {new_now or 'none'}; "
           f"spread {orders.SPREAD}; load average {load}")
@@ -235,8 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip", type=int, default=0, help="with --decided: leave out the first N of them")
     parser.add_argument("--suit-decide", type=int, metavar="N", help="search.SUIT_DECIDE_NODES: one-suit "
                         "positions decided by onesuit.c within N positions (0: the general search)")
-    parser.add_argument("--suit-counted", action="store_true", help="search.SUIT_DECIDE_COUNTED: onesuit.c's "
-                        "positions count as the solve's nodes (the restarts' slices)")
+    parser.add_argument("--suit-counted", action="store_true", help="with --suit-decide: onesuit.c's "
+                        "positions count as the solve's nodes (the restarts' slices; search.SUIT_DECIDE_COUNTED)")
     parser.add_argument("--spread", type=int, help="the restarts' tie-break spread (default orders.SPREAD)")
     parser.add_argument("--control", type=int, metavar="N", help="the first N codes of the win-rate list instead "
                         "(the first --profile, default app), compared with --against FILE's verdicts")
@@ -251,8 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.spread is not None:
         orders.SPREAD = args.spread
     if args.suit_decide is not None:
-        search.SUIT_DECIDE_NODES = args.suit_decide
-    search.SUIT_DECIDE_COUNTED = args.suit_counted
+        search.SUIT_DECIDE_NODES, search.SUIT_DECIDE_COUNTED = args.suit_decide, args.suit_counted
     if args.control is not None:
         return control((args.profile or ["app"])[0], args.control, args.seconds, args.after, args.against, args.late)
     if args.decided is not None:

@@ -46,10 +46,12 @@ Verdict = Literal["winnable", "not winnable", "unknown"]
 Step = tuple[Action, ...]  # one search step: a move, a reshuffle, or slides then a move (canon.py)
 CHECK_EVERY = 64  # expansions between looks at the clock
 SUIT_NODES = 3_000  # the budget of one suit's own search (suits.py)
-SUIT_DECIDE_NODES = 0  # > 0: the compiled loop decides a one-suit position with no reshuffle left by onesuit.c's
-# own exhaustive search within this many positions, in place of SUIT_NODES' general search (0: the general search)
-SUIT_DECIDE_COUNTED = False  # its positions count as the solve's nodes (and so in the restarts' slices), as the
-# general one-suit search's nodes do; False: only the general searches' nodes count
+SUIT_DECIDE_NODES = 30_000  # > 0: the compiled loop decides a one-suit position with no reshuffle left by onesuit.c's
+# own exhaustive search within this many positions, in place of SUIT_NODES' general search (0: the general search).
+# Chosen on the 34 training unknowns of hoffmann-1892 at 10 CPU s (docs/solver.md): the general search won 3, this
+# 4 at 10,000, 7 at 30,000, 5 at 100,000 (counted); held out, 6 of 33 against 3
+SUIT_DECIDE_COUNTED = True  # its positions count as the solve's nodes (and so in the restarts' slices), as the
+# general one-suit search's nodes do; not counted, 10,000 won 3 of the 34 and 100,000 won 2
 LAST_NODES = 3_000  # the budget of one suit's search before its last reshuffle (last.py)
 TWO_NODES = 2_000  # the budget of one suit's search before its last two reshuffles (two.py)
 LAST_FROM = 1  # rounds of restarts before it skip last.py (the first: its proofs cost more than an easy win)

@@ -31,6 +31,13 @@ CODES = ("CR1-N-BAAAAAA", "CR1-N-AAEJFOT", "CR1-N-AADXHSR")
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(autouse=True)
+def general_one_suit_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both loops ask the general one-suit search here: onesuit.c (search.SUIT_DECIDE_NODES) changes
+    what the compiled loop expands; tests/solver/test_solver_onesuit.py holds it to the brute force."""
+    monkeypatch.setattr(search, "SUIT_DECIDE_NODES", 0)
+
+
 def on(core: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(fast.ENV, core)
 

@@ -39,6 +39,12 @@ SOLVES = [("app", "CR1-N-AAEJFOT", 80_000, "python"), ("app", "CR1-N-AAEJFOT", 8
           ("hoffmann-1892", "CR1-N-AGUYBTS", 300_000, "compiled")]
 
 
+@pytest.fixture(autouse=True)
+def general_one_suit_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests watch the general one-suit searches: onesuit.c (search.SUIT_DECIDE_NODES) stays off."""
+    monkeypatch.setattr(searching, "SUIT_DECIDE_NODES", 0)
+
+
 @pytest.mark.parametrize("profile, code, nodes, core", SOLVES)
 def test_inner_searches_write_no_reasons(monkeypatch: pytest.MonkeyPatch, profile: str, code: str, nodes: int,
                                          core: str) -> None:
