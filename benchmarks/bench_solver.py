@@ -170,7 +170,8 @@ def decided(path: Path, count: int, seconds: float, way: str, half: str = "all",
               f"{answer.seconds:>6.2f} s {rate(answer):>10,.0f} n/s  stored {answer.stored:,}{decider(profile)}",
               flush=True)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"suit decide nodes {search.SUIT_DECIDE_NODES:,}, counted {search.SUIT_DECIDE_COUNTED}")
+    print(f"suit decide nodes {search.SUIT_DECIDE_NODES:,}, counted {search.SUIT_DECIDE_COUNTED},"
+          f" with the wrap {search.SUIT_DECIDE_WRAP}")
     print(f"{path.name}: {len(found)} deals unknown there, decided now {won + proved} ({won} won, {proved} proved "
           f"not winnable) = {100 * (won + proved) / len(found):.1f} %, at {seconds:g} CPU s each, way {way}; "
           f"{spent:.0f} CPU s in {time.monotonic() - began:.0f} s; half {half}; spread {orders.SPREAD}; "
@@ -212,7 +213,8 @@ def control(profile: str, count: int, seconds: float, way: str, against: Path | 
               f"{answer.seconds:>6.2f} s (then {verdict}, {then:.2f} s)", flush=True)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     which = "codes won late then" if late else "codes"
-    print(f"suit decide nodes {search.SUIT_DECIDE_NODES:,}, counted {search.SUIT_DECIDE_COUNTED}")
+    print(f"suit decide nodes {search.SUIT_DECIDE_NODES:,}, counted {search.SUIT_DECIDE_COUNTED},"
+          f" with the wrap {search.SUIT_DECIDE_WRAP}")
     print(f"control: {len(chosen)} {which} in {profile} at {seconds:g} CPU s: {won} won, {spent:.1f} CPU s "
           f"(then {before:.1f} s); won then and not now: {lost_now or 'none'}; won now only: {new_now or 'none'}; "
           f"spread {orders.SPREAD}; load average {load}")
@@ -234,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--half", choices=HALVES, default="all", help="with --decided: which unknowns (default all)")
     parser.add_argument("--skip", type=int, default=0, help="with --decided: leave out the first N of them")
     parser.add_argument("--suit-decide", type=int, metavar="N", help="search.SUIT_DECIDE_NODES: one-suit "
-                        "positions decided by onesuit.c within N positions (0: the general search)")
+                        "positions decided by onesuit.c within N positions, in every profile (0: the general search)")
     parser.add_argument("--suit-counted", action="store_true", help="with --suit-decide: onesuit.c's "
                         "positions count as the solve's nodes (the restarts' slices; search.SUIT_DECIDE_COUNTED)")
     parser.add_argument("--spread", type=int, help="the restarts' tie-break spread (default orders.SPREAD)")
@@ -252,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         orders.SPREAD = args.spread
     if args.suit_decide is not None:
         search.SUIT_DECIDE_NODES, search.SUIT_DECIDE_COUNTED = args.suit_decide, args.suit_counted
+        search.SUIT_DECIDE_WRAP = True  # in every profile, the wrap's too
     if args.control is not None:
         return control((args.profile or ["app"])[0], args.control, args.seconds, args.after, args.against, args.late)
     if args.decided is not None:

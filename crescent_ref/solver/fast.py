@@ -131,12 +131,20 @@ def expand(search: Search, core: Core, pos_key: bytes, pos: Position) -> bytes |
     return won
 
 
+def _decide_nodes(profile: Profile) -> int:
+    """onesuit.c's budget for this profile's one-suit questions (0: the general one-suit search)."""
+    from crescent_ref.solver import search as settings
+
+    return settings.SUIT_DECIDE_NODES if settings.SUIT_DECIDE_WRAP or not profile.pile_wrap else 0
+
+
 def search(search: Search, core: Core, start: Position) -> Answer:
     """``Search.loop`` from ``start`` on the compiled core's own loop (``Core.search``): the same
     positions in the same order, the same nodes, verdict and line. The loop asks waits.py, suits.py
     and last.py in C too; only two.py (``Search.relaxed``, two reshuffles left) and pairs.py
     (``Search.pair_lost``, after the core's own rules) are asked of Python."""
-    from crescent_ref.solver.search import CHECK_EVERY, LAST_NODES, LOST_SIZE, SUIT_DECIDE_COUNTED, SUIT_DECIDE_NODES
+    from crescent_ref.solver import search as settings
+    from crescent_ref.solver.search import CHECK_EVERY, LAST_NODES, LOST_SIZE
 
     suits_here = search.prune and search.relax and not search.profile.autoplay
     most = 2 if suits_here and search.last and search.two_left else -1  # two.py stays in Python
@@ -151,8 +159,8 @@ def search(search: Search, core: Core, start: Position) -> Answer:
         start, order_params(search.order), search.prune, search.lost, ask, most,
         search.lost if search.keep_met else None, LOST_SIZE, search.budget.nodes, search.budget.stored,
         search.started, search.budget.seconds, CHECK_EVERY, search.tick, search.memo if suits_here else None,
-        search.suit_verdict, search.last, search.waits_most, LAST_NODES, SUIT_DECIDE_NODES,
-        SUIT_DECIDE_COUNTED)
+        search.suit_verdict, search.last, search.waits_most, LAST_NODES, _decide_nodes(search.profile),
+        settings.SUIT_DECIDE_COUNTED)
     search.nodes, search.met = made, met
     found = OUTCOMES[outcome]
     if found == "found":

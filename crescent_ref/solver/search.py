@@ -52,6 +52,8 @@ SUIT_DECIDE_NODES = 30_000  # > 0: the compiled loop decides a one-suit position
 # 4 at 10,000, 7 at 30,000, 5 at 100,000 (counted); held out, 6 of 33 against 3
 SUIT_DECIDE_COUNTED = True  # its positions count as the solve's nodes (and so in the restarts' slices), as the
 # general one-suit search's nodes do; not counted, 10,000 won 3 of the 34 and 100,000 won 2
+SUIT_DECIDE_WRAP = False  # onesuit.c also in the profiles with the pile wrap (app, morehead-1949 and their variants):
+# measured only without it (hoffmann-1892), so off there; bench_solver.py --suit-decide turns it on everywhere
 LAST_NODES = 3_000  # the budget of one suit's search before its last reshuffle (last.py)
 TWO_NODES = 2_000  # the budget of one suit's search before its last two reshuffles (two.py)
 LAST_FROM = 1  # rounds of restarts before it skip last.py (the first: its proofs cost more than an easy win)
@@ -73,7 +75,7 @@ class Budget:
     frontier about 250 bytes each in the compiled loop, 530 in the Python one: the default keeps a
     solve near 0.9 GiB, 1.8 GiB)."""
 
-    nodes: int = 50_000_000  # the compiled core makes about 300,000 a CPU second: the seconds bind first
+    nodes: int = 500_000_000  # the compiled core makes 0.3 to 3.7 million a CPU second: the seconds bind first
     seconds: float = 60.0
     stored: int = 3_500_000
 

@@ -117,6 +117,7 @@ def test_a_spent_budget_answers_unknown() -> None:
 @pytest.mark.parametrize("profile", COVERED)
 def test_the_compiled_loop_with_the_decider_stays_sound(profile: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "SUIT_DECIDE_NODES", 100_000)
+    monkeypatch.setattr(search, "SUIT_DECIDE_WRAP", True)  # the wrap's profiles too
     rules = get_profile(profile)
     proved = 0
     for seed in range(60):
@@ -138,3 +139,12 @@ def test_a_solve_does_not_lean_on_the_solves_before_it() -> None:
     first, second = (solve(game, Budget(nodes=300_000, seconds=1e9), core=fast.COMPILED) for _ in range(2))
     assert (first.verdict, first.nodes, first.searches) == (second.verdict, second.nodes, second.searches)
     assert core_of("hoffmann-1892").onesuit_counts()[0] > 0
+
+
+def test_the_decider_is_asked_only_without_the_wrap_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Measured only in hoffmann-1892 (no pile wrap): the profiles with the wrap keep the general search."""
+    assert fast._decide_nodes(get_profile("hoffmann-1892")) == search.SUIT_DECIDE_NODES > 0
+    assert fast._decide_nodes(get_profile("hoffmann-1892+reversal")) > 0
+    assert fast._decide_nodes(get_profile("app")) == fast._decide_nodes(get_profile("morehead-1949")) == 0
+    monkeypatch.setattr(search, "SUIT_DECIDE_WRAP", True)
+    assert fast._decide_nodes(get_profile("app")) == search.SUIT_DECIDE_NODES
