@@ -98,13 +98,16 @@ def meeting_position(seed: int, profile: str) -> Position:
     ups[other] = rng.randint(10, 13)
     cards += out_cards(other, ups[other], 1)
     rng.shuffle(cards)
+    piles = spread(rng, cards, rng.randint(2, 6), rules.pile_limit)
+    return Position(piles, (0,) * 16, tuple(ups), tuple(downs), tuple(held), rng.randint(0, min(2, rules.reshuffles)))
+
+
+def spread(rng: random.Random, cards: list[int], count: int, limit: int | None) -> tuple[tuple[int, ...], ...]:
+    """``cards`` dealt at random onto the first ``count`` of 16 piles, none taller than ``limit``."""
     piles: list[list[int]] = [[] for _ in range(16)]
-    count = rng.randint(2, 6)
     for card in cards:
         piles[rng.randrange(count)].append(card)
-    limit = rules.pile_limit or 99
-    while max(len(p) for p in piles) > limit:
+    while max(len(p) for p in piles) > (limit or 99):
         tallest = max(piles, key=len)
-        min(piles[:count], key=len).insert(0, tallest.pop(0))
-    return Position(tuple(map(tuple, piles)), (0,) * 16, tuple(ups), tuple(downs), tuple(held),
-                    rng.randint(0, min(2, rules.reshuffles)))
+        min(piles[:max(count, 2)], key=len).insert(0, tallest.pop(0))
+    return tuple(map(tuple, piles))

@@ -13,7 +13,7 @@ from crescent_ref.position import Position
 from crescent_ref.profiles import get_profile
 from crescent_ref.solver import fast, search, suits
 from crescent_ref.solver.search import Budget, Search, solve
-from tests.solver.small import DISTINCT, brute_force, out_cards, small_position
+from tests.solver.small import DISTINCT, brute_force, out_cards, small_position, spread
 
 # the profiles it covers (no autoplay, no give-backs), one per distinct set of rules
 COVERED = [p for p in DISTINCT if not get_profile(p).autoplay and not get_profile(p).give_backs]
@@ -38,15 +38,8 @@ def one_suit_position(seed: int, profile: str, most: int) -> Position:
         held[suit] = up + 1
         cards.remove(suit * 13 + up)
     rng.shuffle(cards)
-    piles: list[list[int]] = [[] for _ in range(16)]
-    count = rng.randint(1, 8)
-    for card in cards:
-        piles[rng.randrange(count)].append(card)
-    limit = rules.pile_limit or 99
-    while max(len(p) for p in piles) > limit:
-        tallest = max(piles, key=len)
-        min(piles[:max(count, 2)], key=len).insert(0, tallest.pop(0))
-    return Position(tuple(map(tuple, piles)), (0,) * 16, tuple(ups), tuple(downs), tuple(held), 0)
+    piles = spread(rng, cards, rng.randint(1, 8), rules.pile_limit)
+    return Position(piles, (0,) * 16, tuple(ups), tuple(downs), tuple(held), 0)
 
 
 def core_of(profile: str) -> fast.Core:
