@@ -11,6 +11,7 @@ PyYAML is imported at the first parse: a run that finds its corpus in the cache 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,12 +47,23 @@ def load(path: Path) -> Located:
     return parse(read_text(path), path)
 
 
+@dataclass(frozen=True, slots=True)
+class _Yaml:
+    """What the reader takes from PyYAML, imported at the first parse (once, not once a node)."""
+
+    loader: type[yaml.SafeLoader]  # libyaml's when present
+    constructor: yaml.constructor.SafeConstructor  # of scalars
+    error: type[yaml.YAMLError]
+    mapping: type[yaml.MappingNode]
+    sequence: type[yaml.SequenceNode]
+
+
 @functools.cache
-def _yaml() -> tuple[type[yaml.SafeLoader], yaml.constructor.SafeConstructor]:
-    """PyYAML's loader (libyaml's when present) and the constructor of scalars, made at the first parse."""
+def _yaml() -> _Yaml:
     import yaml
 
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader), yaml.constructor.SafeConstructor()
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return _Yaml(loader, yaml.constructor.SafeConstructor(), yaml.YAMLError, yaml.MappingNode, yaml.SequenceNode)
 
 
 def parse(text: str, path: Path) -> Located:
@@ -59,7 +71,7 @@ def parse(text: str, path: Path) -> Located:
     import yaml
 
     try:
-        node = yaml.compose(text, Loader=_yaml()[0])
+        node = yaml.compose(text, Loader=_yaml().loader)
     except yaml.MarkedYAMLError as err:
         line = err.problem_mark.line + 1 if err.problem_mark else None
         raise ScenarioError(str(path), line, "", f"YAML syntax: {err.problem}") from None
@@ -75,8 +87,7 @@ def _convert(
 ) -> Any:
     """The value of ``node``; ``seen[0]`` counts the nodes expanded so far (an alias's again), ``above``
     holds the ids of the nodes it sits in (an alias to one of them would never end)."""
-    import yaml
-
+    kinds = _yaml()
     seen[0] += 1
     where = "/".join(str(p) for p in path)
     line = lines.get(path[:-1], node.start_mark.line + 1)  # the container (an alias's node is the anchor's)
@@ -88,22 +99,21 @@ def _convert(
         raise ScenarioError(file, line, where, f"nested more than {MAX_DEPTH} levels deep")
     lines[path] = node.start_mark.line + 1
     inside = (*above, id(node))
-    if isinstance(node, yaml.MappingNode):
+    if isinstance(node, kinds.mapping):
         return _mapping(node, path, lines, file, seen, inside)
-    if isinstance(node, yaml.SequenceNode):
+    if isinstance(node, kinds.sequence):
         return [_convert(item, (*path, i), lines, file, seen, inside) for i, item in enumerate(node.value)]
     return _scalar(node, where, file)
 
 
 def _scalar(node: yaml.Node, where: str, file: str) -> Any:
-    import yaml
-
+    found = _yaml()
     line = node.start_mark.line + 1
     if node.tag == "tag:yaml.org,2002:int" and len(str(node.value).lstrip("+-")) > MAX_DIGITS:
         raise ScenarioError(file, line, where, f"an integer of {len(str(node.value))} digits (at most {MAX_DIGITS})")
     try:
-        return _yaml()[1].construct_object(node, deep=True)
-    except (yaml.YAMLError, ValueError, OverflowError, RecursionError) as err:
+        return found.constructor.construct_object(node, deep=True)
+    except (found.error, ValueError, OverflowError, RecursionError) as err:
         raise ScenarioError(file, line, where, str(err)[:200]) from None
 
 
