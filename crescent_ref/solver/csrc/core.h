@@ -78,6 +78,7 @@ typedef struct {
     int next_slot;
     struct Waits *waits;               /* waits.py's scratch, made when first asked */
     struct OneSuit *onesuit;           /* onesuit.c's table, made when first asked */
+    struct Table *spare[2];            /* a search's table kept for the next (SPARE_*), or NULL */
 } Core;
 
 enum { WON, PLAYING, WAITING, LOST };  /* game.status_of's answers, in Core.status_text's order */
@@ -168,9 +169,9 @@ typedef struct {
     uint8_t order[NPILES / 2];  /* the piles in the key's order, a nibble each: the start of its children's */
 } Packed;
 
-typedef struct {
+typedef struct Table {
     Node *nodes; size_t nnodes, cap_nodes;
-    uint64_t *slots; size_t nslots;        /* (hash << 32) | (node + 1); 0 is empty */
+    uint64_t *slots; size_t nslots, cap_slots;  /* (hash << 32) | (node + 1); 0 is empty; nslots in use */
     unsigned char *keys; size_t nkeys, cap_keys;
     unsigned char *states; size_t nstates, cap_states;
     Queued *heap; size_t nheap, cap_heap;
@@ -238,6 +239,9 @@ int waits_dead(Core *core, const State *s);
 
 /* -- table.c ------------------------------------------------------------------------------------ */
 void table_free(Table *t);
+enum { SPARE_SEARCH, SPARE_SWEEP };  /* the core's kept tables: the main searches', last.sweep's */
+void table_take(Core *core, int which, Table *t);
+void table_give(Core *core, int which, Table *t);
 int grow(void **buf, size_t *cap, size_t need, size_t item);
 long table_add(Table *t, const unsigned char *key, size_t n, int *fresh);
 int pack(Table *t, Node *node, const State *s, const KeyOrder *o);

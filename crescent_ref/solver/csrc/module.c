@@ -70,6 +70,10 @@ static void Core_dealloc(Core *self) {
     for (int i = 0; i < NCACHE; i++) Py_XDECREF(self->cached[i]);
     PyMem_RawFree(self->waits);
     onesuit_free(self->onesuit);
+    for (int i = 0; i < 2; i++) {
+        if (self->spare[i]) table_free(self->spare[i]);
+        PyMem_RawFree(self->spare[i]);
+    }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 

@@ -196,7 +196,7 @@ PyObject *Core_search(Core *self, PyObject *args) {
     State s;
     if (read_cached(self, pos, &s) < 0 || read_promise(order, &plan.p) < 0) return NULL;
     Table t;
-    memset(&t, 0, sizeof t);
+    table_take(self, SPARE_SEARCH, &t);
     long nodes = 0;
     uint32_t won = 0;
     int outcome = run_search(self, &t, &s, &plan, &nodes, &won);
@@ -204,6 +204,6 @@ PyObject *Core_search(Core *self, PyObject *args) {
     if (outcome == FOUND) line = line_of(self, &t, won, plan.prune);
     else if (outcome >= 0) line = Py_NewRef(Py_None);
     if (line != NULL) result = Py_BuildValue("(iNln)", outcome, line, nodes, (Py_ssize_t)t.nnodes);
-    table_free(&t);
+    table_give(self, SPARE_SEARCH, &t);
     return result;
 }

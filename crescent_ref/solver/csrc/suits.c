@@ -117,7 +117,7 @@ static size_t exact_into(const State *s, unsigned char *out) {
  * after its (marked) reshuffle; the verdict, the positions generated added to *nodes */
 static int last_verdict(Core *core, const Relax *r, const State *start, const int *marks, const Plan *plan, long *nodes) {
     Table t;
-    memset(&t, 0, sizeof t);
+    table_take(core, SPARE_SWEEP, &t);
     unsigned char key[KEYMAX + NPILES];
     uint32_t *todo = NULL;
     size_t ntodo = 0, cap_todo = 0;
@@ -169,7 +169,7 @@ done:
     *nodes += made;
     PyMem_RawFree(all);
     PyMem_RawFree(todo);
-    table_free(&t);
+    table_give(core, SPARE_SWEEP, &t);
     return verdict;
 }
 

@@ -10,6 +10,33 @@ void table_free(Table *t) {
     memset(t, 0, sizeof *t);
 }
 
+#define FIRST_SLOTS (1 << 12)
+
+/* A table for a search: the one the core kept from an earlier search of its kind, emptied, or a new
+ * one. Reusing its buffers spares the page faults and copies of growing new ones at every restart
+ * (a tenth of a hard solve's CPU went to the kernel); nothing stored depends on the buffers' past. */
+void table_take(Core *core, int which, Table *t) {
+    Table *kept = core->spare[which];
+    memset(t, 0, sizeof *t);
+    if (kept == NULL) return;
+    *t = *kept, core->spare[which] = NULL;
+    PyMem_RawFree(kept);
+    t->nnodes = t->nkeys = t->nstates = t->nheap = 0;
+    t->nslots = t->cap_slots < FIRST_SLOTS ? t->cap_slots : FIRST_SLOTS;
+    memset(t->slots, 0, t->nslots * sizeof *t->slots);
+}
+
+/* Done with ``t``: kept for the next search of its kind when the core keeps none (a search inside a
+ * search takes a new one), else freed. */
+void table_give(Core *core, int which, Table *t) {
+    if (core->spare[which] == NULL && t->cap_slots && (core->spare[which] = PyMem_RawMalloc(sizeof *t)) != NULL) {
+        *core->spare[which] = *t;
+        memset(t, 0, sizeof *t);
+        return;
+    }
+    table_free(t);
+}
+
 int grow(void **buf, size_t *cap, size_t need, size_t item) {
     if (need <= *cap) return 0;
     size_t cap2 = *cap ? *cap : 1024;
@@ -20,7 +47,8 @@ int grow(void **buf, size_t *cap, size_t need, size_t item) {
     return 0;
 }
 
-/* The key's hash; the key has CARDS_PAST spare bytes past its n (every caller's buffer is KEYMAX long),
+/* The key's hash; the key has CARDS_PAST spare bytes past its n (every caller's buffer is KEYMAX long,
+ * and the table's keys keep as many past the last),
  * so on a little-endian machine its last bytes are read as one word, the bytes past the n masked off. */
 static uint32_t hash_bytes(const unsigned char *p, size_t n) {
     uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
@@ -44,6 +72,17 @@ static uint32_t hash_bytes(const unsigned char *p, size_t n) {
 }
 
 static int rehash(Table *t, size_t nslots) {
+    if (nslots <= t->cap_slots) {  /* a kept table's buffer has room: the nodes put back by their keys */
+        memset(t->slots, 0, nslots * sizeof *t->slots);
+        t->nslots = nslots;
+        for (size_t k = 0; k < t->nnodes; k++) {
+            uint32_t h = hash_bytes(t->keys + t->nodes[k].key, t->nodes[k].keylen);
+            size_t j = h & (nslots - 1);
+            while (t->slots[j]) j = (j + 1) & (nslots - 1);
+            t->slots[j] = (uint64_t)h << 32 | (uint64_t)(k + 1);
+        }
+        return 0;
+    }
     uint64_t *slots = PyMem_RawCalloc(nslots, sizeof *slots);
     if (slots == NULL) { PyErr_NoMemory(); return -1; }
     for (size_t i = 0; i < t->nslots; i++) {
@@ -54,14 +93,14 @@ static int rehash(Table *t, size_t nslots) {
         slots[j] = v;
     }
     PyMem_RawFree(t->slots);
-    t->slots = slots, t->nslots = nslots;
+    t->slots = slots, t->nslots = t->cap_slots = nslots;
     return 0;
 }
 
 /* The node of ``key``: its index when seen already (*fresh = 0), else a new node (*fresh = 1);
  * -1 on a memory error. */
 long table_add(Table *t, const unsigned char *key, size_t n, int *fresh) {
-    if ((t->nnodes + 1) * 2 > t->nslots && rehash(t, t->nslots ? t->nslots * 2 : 1 << 12) < 0) return -1;
+    if ((t->nnodes + 1) * 2 > t->nslots && rehash(t, t->nslots ? t->nslots * 2 : FIRST_SLOTS) < 0) return -1;
     uint32_t h = hash_bytes(key, n);
     size_t j = h & (t->nslots - 1);
     for (uint64_t v; (v = t->slots[j]); j = (j + 1) & (t->nslots - 1)) {
@@ -71,7 +110,7 @@ long table_add(Table *t, const unsigned char *key, size_t n, int *fresh) {
     }
     if (t->nnodes >= UINT32_MAX - 1) { PyErr_SetString(PyExc_MemoryError, "search: too many positions"); return -1; }
     if (grow((void **)&t->nodes, &t->cap_nodes, t->nnodes + 1, sizeof(Node)) < 0
-        || grow((void **)&t->keys, &t->cap_keys, t->nkeys + n, 1) < 0) return -1;
+        || grow((void **)&t->keys, &t->cap_keys, t->nkeys + n + CARDS_PAST, 1) < 0) return -1;  /* hash_bytes reads past */
     Node *node = &t->nodes[t->nnodes];
     node->key = t->nkeys, node->keylen = (uint16_t)n, node->parent = UINT32_MAX, node->step = 0, node->state = 0;
     memcpy(t->keys + t->nkeys, key, n);
