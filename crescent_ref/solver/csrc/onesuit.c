@@ -42,6 +42,7 @@ typedef struct OneSuit {
     size_t lost;               /* slots marked lost in this epoch */
     uint32_t *mine; size_t nmine, cap_mine;   /* the slots this call filled */
     struct Frame *moves; size_t cap_moves;     /* the depth-first stack's moves */
+    uint64_t (*keys)[3]; size_t cap_keys;      /* and the key of each one's child (the same index) */
     struct Level *levels; size_t cap_levels;   /* per depth: its moves' range and the next one */
     long calls, decided, nodes; /* counters, read by Core.onesuit_counts */
 } OneSuit;
@@ -142,7 +143,8 @@ static void os_undo(OS *s, const Frame *f) {
     if (f->src < NPILES) os_push(s, f->src, f->card);
 }
 
-/* the key: the non-empty piles sorted by their nibbles, each followed by a zero nibble, then up, down, held */
+/* the key: the non-empty piles sorted by their nibbles, each followed by a zero nibble, then up, down, held
+ * (nibbles 0-31 in k[0] and k[1], 32-47 in k[2]; each pile shifted into place whole) */
 static void os_key(const OS *s, uint64_t *k) {
     unsigned __int128 p[NPILES];
     int lens[NPILES], n = 0;
@@ -152,16 +154,20 @@ static void os_key(const OS *s, uint64_t *k) {
         while (j > 0 && p[j - 1] > s->v[i]) p[j] = p[j - 1], lens[j] = lens[j - 1], j--;
         p[j] = s->v[i], lens[j] = s->len[i];
     }
-    k[0] = k[1] = k[2] = 0;
-    int at = 0;  /* nibbles written */
+    unsigned __int128 low = 0;  /* nibbles 0-31 */
+    uint64_t high = 0;          /* nibbles 32-47 */
+    int at = 0;                 /* nibbles written */
     for (int i = 0; i < n; i++) {
-        for (int j = 0; j < lens[i]; j++, at++) {
-            uint64_t nib = (uint64_t)(p[i] >> (4 * j)) & 0xF;
-            k[at >> 4] |= nib << (4 * (at & 15));
+        if (at < 32) {
+            low |= p[i] << (4 * at);
+            if (at + lens[i] > 32) high |= (uint64_t)(p[i] >> (4 * (32 - at)));  /* at > 8 here: a pile has 24 at most */
+        } else {
+            high |= (uint64_t)p[i] << (4 * (at - 32));
         }
-        at++;  /* the zero nibble */
+        at += lens[i] + 1;  /* and the zero nibble */
     }
-    k[2] |= (uint64_t)s->up << 44 | (uint64_t)s->down << 52 | (uint64_t)s->held << 58;
+    k[0] = (uint64_t)low, k[1] = (uint64_t)(low >> 64);
+    k[2] = high | (uint64_t)s->up << 44 | (uint64_t)s->down << 52 | (uint64_t)s->held << 58;
 }
 
 static inline uint64_t os_hash(const uint64_t *k) {
@@ -178,6 +184,18 @@ static int os_find(const OneSuit *t, const uint64_t *k, size_t *slot) {
         const Slot *e = &t->slots[i];
         if (e->gen != t->gen && e->gen != (OS_LOST | t->epoch)) { *slot = i; return 0; }
         if (e->k[0] == k[0] && e->k[1] == k[1] && e->k[2] == k[2]) { *slot = i; return 1; }
+    }
+}
+
+/* the key of each move's child (moves[0..n)) into keys, its slot fetched ahead: the table is far larger
+ * than the caches, and a position's children are looked up one after the other */
+static void os_child_keys(const Rules *r, const OneSuit *t, OS *s, Frame *moves, int n, uint64_t (*keys)[3]) {
+    size_t mask = ((size_t)1 << OS_BITS) - 1;
+    for (int m = 0; m < n; m++) {
+        os_do(r, s, &moves[m]);
+        os_key(s, keys[m]);
+        os_undo(s, &moves[m]);
+        __builtin_prefetch(&t->slots[(size_t)os_hash(keys[m]) & mask]);
     }
 }
 
@@ -212,6 +230,7 @@ void onesuit_free(OneSuit *t) {
     PyMem_RawFree(t->slots);
     PyMem_RawFree(t->mine);
     PyMem_RawFree(t->moves);
+    PyMem_RawFree(t->keys);
     PyMem_RawFree(t->levels);
     PyMem_RawFree(t);
 }
@@ -270,15 +289,19 @@ int onesuit_decide(Core *core, const State *part, long budget, int prune, PyObje
     for (;;) {
         /* a new position at ``depth``: its moves go into t->moves from ``first`` to ``end`` */
         if (grow((void **)&t->moves, &t->cap_moves, nmoves + MAXMOVES_OS, sizeof *t->moves) < 0 ||
+            grow((void **)&t->keys, &t->cap_keys, nmoves + MAXMOVES_OS, sizeof *t->keys) < 0 ||
             grow((void **)&t->levels, &t->cap_levels, depth + 1, sizeof *t->levels) < 0) goto done;
         Level *lv = &t->levels[depth];
         lv->first = lv->next = nmoves;
-        nmoves += (size_t)os_moves(&r, &s, t->moves + nmoves);
+        int n = os_moves(&r, &s, t->moves + nmoves);
+        os_child_keys(&r, t, &s, t->moves + nmoves, n, t->keys + nmoves);
+        nmoves += (size_t)n;
         lv->end = nmoves;
         /* the next unmet child, going back up while a depth has none */
         for (;;) {
             lv = &t->levels[depth];
             if (lv->next < lv->end) {
+                const uint64_t *child = t->keys[lv->next];
                 Frame *f = &t->moves[lv->next++];
                 if (++made > budget) { verdict = OS_UNKNOWN; goto done; }
                 os_do(&r, &s, f);
@@ -296,7 +319,7 @@ int onesuit_decide(Core *core, const State *part, long budget, int prune, PyObje
                     }
                     goto done;
                 }
-                os_key(&s, k);
+                k[0] = child[0], k[1] = child[1], k[2] = child[2];
                 if (os_find(t, k, &slot)) { os_undo(&s, f), os_sync(&s, r.suit); continue; }
                 if (grow((void **)&t->mine, &t->cap_mine, t->nmine + 1, sizeof *t->mine) < 0) goto done;
                 t->slots[slot].k[0] = k[0], t->slots[slot].k[1] = k[1], t->slots[slot].k[2] = k[2];
