@@ -244,6 +244,12 @@ void table_take(Core *core, int which, Table *t);
 void table_give(Core *core, int which, Table *t);
 int grow(void **buf, size_t *cap, size_t need, size_t item);
 long table_add(Table *t, const unsigned char *key, size_t n, int *fresh);
+uint32_t hash_bytes(const unsigned char *p, size_t n);
+long table_add_hashed(Table *t, const unsigned char *key, size_t n, uint32_t h, int *fresh);
+/* a hint: the slot where the key of hash ``h`` is looked for, fetched into the caches ahead of time */
+static inline void table_prefetch(const Table *t, uint32_t h) {
+    if (t->nslots) __builtin_prefetch(&t->slots[h & (t->nslots - 1)]);
+}
 int pack(Table *t, Node *node, const State *s, const KeyOrder *o);
 void unpack(const Table *t, const Node *node, State *s);
 void unpack_order(const Table *t, const Node *node, const State *s, KeyOrder *o);

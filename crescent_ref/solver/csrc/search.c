@@ -90,32 +90,50 @@ static int skipped(Core *core, const Table *t, const Node *node, const State *s,
     return dead;
 }
 
+/* a child on its way into the table: its position, key order, key and the key's hash */
+typedef struct { State c; KeyOrder order; size_t keylen; uint32_t hash; unsigned char key[KEYMAX]; } Child;
+
+/* step k of ``all`` from ``s`` (whose key order is ``order``): the child made and keyed, its slot fetched ahead */
+static void make_child(const Core *core, const Table *t, const State *s, const KeyOrder *order, const Steps *all,
+                       int k, Child *ch) {
+    unsigned dirty = 0;
+    copy_state(&ch->c, s);
+    after(core, &ch->c, all->a[k], all->len[k], &dirty);
+    key_reorder(core, &ch->c, order, dirty, &ch->order);  /* its parent's, with the piles its step changed */
+    ch->keylen = (size_t)key_write(core, &ch->c, &ch->order, ch->key);
+    ch->hash = hash_bytes(ch->key, ch->keylen);
+    table_prefetch(t, ch->hash);
+}
+
+/* the child ``ch`` of node ``at`` by its k-th step recorded and queued when new: 1 with *won set when it is
+ * won, else -1 (error) or 0 */
+static int add_child(Table *t, uint32_t at, int k, const Child *ch, const Plan *plan, long *nodes, uint32_t *ticks,
+                     uint32_t *won) {
+    int fresh;
+    ++*nodes;
+    long child = table_add_hashed(t, ch->key, ch->keylen, ch->hash, &fresh);
+    if (child < 0) return -1;
+    if (!fresh) return 0;
+    t->nodes[child].parent = at, t->nodes[child].step = (uint16_t)k;
+    if (is_won(&ch->c)) { *won = (uint32_t)child; return 1; }
+    if (pack(t, &t->nodes[child], &ch->c, &ch->order) < 0) return -1;
+    Queued q = {score(&ch->c, &plan->p) + noise(&plan->p, ch->key, ch->keylen), (*ticks)++, (uint32_t)child};
+    return heap_push(t, q) < 0 ? -1 : 0;
+}
+
 /* Generate the children of node ``at`` (its pile moves: ``moves``, n of them); FOUND with *won set
- * when one is won, else -1 (error) or 0. */
+ * when one is won, else -1 (error) or 0. Each child is made one step ahead of its recording, so that
+ * its slot in the table is on its way from memory meanwhile (the same children, in the same order). */
 static int grow_node(Core *core, Table *t, uint32_t at, const State *s, const KeyOrder *order, const Act *moves, int n,
                      const Plan *plan, Steps *all, long *nodes, uint32_t *ticks, uint32_t *won) {
-    unsigned char key[KEYMAX];
-    KeyOrder child_order;
+    Child two[2];
     choices(core, s, moves, n, plan->prune, all);
     for (int k = 0; k < all->n; k++) {
-        ++*nodes;
-        State c;
-        copy_state(&c, s);
-        unsigned dirty = 0;
-        after(core, &c, all->a[k], all->len[k], &dirty);
-        int fresh;
-        key_reorder(core, &c, order, dirty, &child_order);  /* its parent's, with the piles its step changed */
-        size_t keylen = (size_t)key_write(core, &c, &child_order, key);
-        long child = table_add(t, key, keylen, &fresh);
-        if (child < 0) return -1;
-        if (!fresh) continue;
-        t->nodes[child].parent = at, t->nodes[child].step = (uint16_t)k;
-        if (is_won(&c)) { *won = (uint32_t)child; return 1; }
-        if (pack(t, &t->nodes[child], &c, &child_order) < 0) return -1;
-        Queued q = {score(&c, &plan->p) + noise(&plan->p, key, keylen), (*ticks)++, (uint32_t)child};
-        if (heap_push(t, q) < 0) return -1;
+        make_child(core, t, s, order, all, k, &two[k & 1]);
+        int done = k ? add_child(t, at, k - 1, &two[(k - 1) & 1], plan, nodes, ticks, won) : 0;
+        if (done) return done;
     }
-    return 0;
+    return all->n ? add_child(t, at, all->n - 1, &two[(all->n - 1) & 1], plan, nodes, ticks, won) : 0;
 }
 
 static int run_search(Core *core, Table *t, const State *start, const Plan *plan, long *nodes, uint32_t *won) {

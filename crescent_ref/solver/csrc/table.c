@@ -50,7 +50,7 @@ int grow(void **buf, size_t *cap, size_t need, size_t item) {
 /* The key's hash; the key has CARDS_PAST spare bytes past its n (every caller's buffer is KEYMAX long,
  * and the table's keys keep as many past the last),
  * so on a little-endian machine its last bytes are read as one word, the bytes past the n masked off. */
-static uint32_t hash_bytes(const unsigned char *p, size_t n) {
+uint32_t hash_bytes(const unsigned char *p, size_t n) {
     uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -100,8 +100,12 @@ static int rehash(Table *t, size_t nslots) {
 /* The node of ``key``: its index when seen already (*fresh = 0), else a new node (*fresh = 1);
  * -1 on a memory error. */
 long table_add(Table *t, const unsigned char *key, size_t n, int *fresh) {
+    return table_add_hashed(t, key, n, hash_bytes(key, n), fresh);
+}
+
+/* the same, ``h`` being hash_bytes(key, n) (read ahead with table_prefetch) */
+long table_add_hashed(Table *t, const unsigned char *key, size_t n, uint32_t h, int *fresh) {
     if ((t->nnodes + 1) * 2 > t->nslots && rehash(t, t->nslots ? t->nslots * 2 : FIRST_SLOTS) < 0) return -1;
-    uint32_t h = hash_bytes(key, n);
     size_t j = h & (t->nslots - 1);
     for (uint64_t v; (v = t->slots[j]); j = (j + 1) & (t->nslots - 1)) {
         if ((uint32_t)(v >> 32) != h) continue;
