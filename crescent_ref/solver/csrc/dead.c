@@ -4,7 +4,9 @@
 
 /* -- the locked-card rule (dead.witness) ------------------------------------------------------ */
 
-static int never_placed(const Core *core, const State *s, int card, const int *loose, const int *trapped) {
+typedef uint16_t Count;  /* copies of one card on the piles: at most NPILES * MAXP */
+
+static int never_placed(const Core *core, const State *s, int card, const Count *loose, const Count *trapped) {
     int suit = card / 13, rank = card % 13 + 1, up = s->up[suit], down = s->down[suit];
     int ace = suit * 13 - 1, held = s->held[suit];
     int up_closed = rank == ACE || rank <= up, down_closed = rank == KING || rank >= down, between = 0;
@@ -21,7 +23,7 @@ static int never_placed(const Core *core, const State *s, int card, const int *l
 /* The dead card of pile i, or -1. ``trapped`` and ``locked`` (per card) come zeroed and are left
  * zeroed: only the pile's own cards are counted, and cleared again at the end (cheaper than zeroing
  * every card's count for every pile). */
-static int pile_dead(const Core *core, const State *s, int i, const int *loose, int *trapped, int *locked) {
+static int pile_dead(const Core *core, const State *s, int i, const Count *loose, Count *trapped, Count *locked) {
     int dead = -1, nlocked = 0;
     for (int j = (int)s->resh; j < s->len[i]; j++) trapped[s->c[i][j]]++;
     for (int j = s->len[i] - 1; j > s->resh; j--) {
@@ -45,7 +47,7 @@ static int pile_dead(const Core *core, const State *s, int i, const int *loose, 
 
 int witness(const Core *core, const State *s, int *card) {
     if (core->give_backs) return -1;
-    int loose[53] = {0}, trapped[53] = {0}, locked[53] = {0};
+    Count loose[53] = {0}, trapped[53] = {0}, locked[53] = {0};
     for (int i = 0; i < NPILES; i++)
         for (int j = 0; j < s->len[i]; j++) loose[s->c[i][j]]++;
     for (int i = 0; i < NPILES; i++) {
