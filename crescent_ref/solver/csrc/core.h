@@ -66,7 +66,7 @@ typedef struct {
     int wrap, limit, between, give_backs, autoplay, hold, stuck_no_move, collapse, ordered;
     int order[NPILES];                 /* autoplay's scan order (0-based piles) when ordered */
     int nnear[53];
-    unsigned char near[53][2];
+    unsigned char near[53][2];         /* a card's neighbours (nnear of them; NO_CARD after) */
     PyTypeObject *postype;             /* crescent_ref.position.Position */
     PyObject *actions;                 /* actions.MOVES: MOVES[src][dst] */
     PyObject *reshuffle;               /* actions.RESHUFFLE */

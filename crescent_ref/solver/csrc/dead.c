@@ -145,10 +145,8 @@ int waits_stuck(const Core *core, const State *s, Waits *w, int *out) {
     for (int p = 0; p < NPILES; p++) {
         w->gated[p] = 0;
         for (int i = s->len[p] - 1; i >= 0; i--) {
-            int card = s->c[p][i];
-            uint32_t piles = 0;
-            for (int k = 0; k < core->nnear[card]; k++) piles |= reached[core->near[card][k]];
-            if (piles & ~(1u << p)) continue;
+            const unsigned char *near = core->near[s->c[p][i]];
+            if ((reached[near[0]] | reached[near[1]]) & ~(1u << p)) continue;  /* reached[NO_CARD] is 0 */
             w->number[p][i] = (short)w->m;
             w->closed_p[w->m] = (unsigned char)p, w->closed_i[w->m++] = (unsigned char)i;
             if (i >= w->resh) w->gated[p] = 1;
@@ -168,13 +166,17 @@ int waits_stuck(const Core *core, const State *s, Waits *w, int *out) {
         int p = w->closed_p[m], i = w->closed_i[m];
         w->own[m] = w->resh <= i && i < s->len[p] - 1 ? wait_left(w, p, i + 1) : ALWAYS;
     }
+    int left = w->m;  /* cards without L: once none is left, no card is stuck, whatever else the passes would find */
     for (int changed = 1; changed;) {
         changed = 0;
         for (int m = 0; m < w->m; m++) {
             if (w->flags[2 * m] || !wait_met(w, w->own[m])) continue;
-            if (onto_met(core, w, m)) { w->flags[2 * m] = w->flags[2 * m + 1] = 1; changed = 1; continue; }
-            if (w->flags[2 * m + 1]) continue;
-            if (home_met(core, w, m)) { w->flags[2 * m + 1] = 1; changed = 1; }
+            int had = w->flags[2 * m + 1];
+            if (onto_met(core, w, m)) w->flags[2 * m] = w->flags[2 * m + 1] = 1;
+            else if (!had && home_met(core, w, m)) w->flags[2 * m + 1] = 1;
+            else continue;
+            changed = 1;
+            if (!had && !--left) return 0;
         }
     }
     int n = 0;

@@ -37,8 +37,10 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
             if (above <= KING) self->near[card][n++] = (unsigned char)(ace + above - 1);
         }
         self->nnear[card] = n;
+        while (n < 2) self->near[card][n++] = NO_CARD;  /* no neighbour: a card no table counts (dead.c reads both) */
     }
     self->nnear[NO_CARD] = 0;
+    self->near[NO_CARD][0] = self->near[NO_CARD][1] = NO_CARD;
     PyObject *heapq = PyImport_ImportModule("heapq");
     if (heapq == NULL) return -1;
     Py_XSETREF(self->heappush, PyObject_GetAttrString(heapq, "heappush"));
