@@ -156,15 +156,10 @@ static void os_key(const OS *s, uint64_t *k) {
     }
     unsigned __int128 low = 0;  /* nibbles 0-31 */
     uint64_t high = 0;          /* nibbles 32-47 */
-    int at = 0;                 /* nibbles written */
-    for (int i = 0; i < n; i++) {
-        if (at < 32) {
-            low |= p[i] << (4 * at);
-            if (at + lens[i] > 32) high |= (uint64_t)(p[i] >> (4 * (32 - at)));  /* at > 8 here: a pile has 24 at most */
-        } else {
-            high |= (uint64_t)p[i] << (4 * (at - 32));
-        }
-        at += lens[i] + 1;  /* and the zero nibble */
+    for (int i = 0, at = 0; i < n; at += lens[i++] + 1) {  /* at: the nibbles written, each pile's zero one too */
+        if (at >= 32) { high |= (uint64_t)p[i] << (4 * (at - 32)); continue; }
+        low |= p[i] << (4 * at);
+        if (at + lens[i] > 32) high |= (uint64_t)(p[i] >> (4 * (32 - at)));  /* at > 8 here: a pile has 24 at most */
     }
     k[0] = (uint64_t)low, k[1] = (uint64_t)(low >> 64);
     k[2] = high | (uint64_t)s->up << 44 | (uint64_t)s->down << 52 | (uint64_t)s->held << 58;
