@@ -167,6 +167,7 @@ typedef struct {
     int32_t resh, moves;
     uint8_t up[4], down[4], held[4], len[NPILES], hidden[NPILES];
     uint8_t order[NPILES / 2];  /* the piles in the key's order, a nibble each: the start of its children's */
+    uint8_t alive;              /* a bit per suit whose one-suit question is its parent's, answered not lost (search.c) */
 } Packed;
 
 typedef struct Table {
@@ -264,7 +265,7 @@ void onesuit_free(struct OneSuit *t);
 void onesuit_counts(const Core *core, long *calls, long *decided, long *nodes);
 
 /* -- suits.c, search.c, methods.c ---------------------------------------------------------------- */
-int suit_lost(Core *core, const Relax *r, const State *s, const Plan *plan, long *nodes);
+int suit_lost(Core *core, const Relax *r, const State *s, const Plan *plan, long *nodes, unsigned known, unsigned *alive);
 PyObject *marked_key_of(const State *s, const int *marks);
 PyObject *Core_search(Core *self, PyObject *args);
 extern PyMethodDef Core_methods[];

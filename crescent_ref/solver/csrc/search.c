@@ -55,10 +55,12 @@ static int remember(const Table *t, PyObject *into, Py_ssize_t most) {
 /* Whether a popped position is skipped: lost, in the lost set, or proved dead (here, or by ``ask``,
  * which answers (dead, nodes it made), asked after this core's own rules found nothing, up to
  * ``ask_most`` reshuffles left); -1 on an error. Its pile moves go into ``moves`` (*nmoves of them),
- * for its expansion. */
+ * for its expansion. ``known``: the suits whose one-suit questions its parent answered (suit_lost);
+ * *alive: the suits this position's answered, for its children. */
 static int skipped(Core *core, const Table *t, const Node *node, const State *s, const Plan *plan, long *nodes,
-                   Act *moves, int *nmoves) {
+                   Act *moves, int *nmoves, unsigned known, unsigned *alive) {
     int card;
+    *alive = 0;
     if (status_of(core, s, *nmoves = pile_moves(core, s, moves)) == LOST) return 1;
     if (PySet_GET_SIZE(plan->lost)) {
         PyObject *key = PyBytes_FromStringAndSize((const char *)t->keys + node->key, node->keylen);
@@ -74,7 +76,7 @@ static int skipped(Core *core, const Table *t, const Node *node, const State *s,
     }
     const Relax *r = plan->relax;
     if (r != NULL && s->resh <= (r->last ? 1 : 0)) {
-        int lost = suit_lost(core, r, s, plan, nodes);
+        int lost = suit_lost(core, r, s, plan, nodes, known, alive);
         if (lost) return lost;  /* else ``ask`` may still prove it (pairs.py) */
     }
     if (plan->ask == Py_None || s->resh > plan->ask_most) return 0;
@@ -90,8 +92,27 @@ static int skipped(Core *core, const Table *t, const Node *node, const State *s,
     return dead;
 }
 
-/* a child on its way into the table: its position, key order, key and the key's hash */
-typedef struct { State c; KeyOrder order; size_t keylen; uint32_t hash; unsigned char key[KEYMAX]; } Child;
+/* a child on its way into the table: its position, key order, key and the key's hash, and the suits its
+ * step may have changed the one-suit question of */
+typedef struct { State c; KeyOrder order; size_t keylen; uint32_t hash; unsigned touched; unsigned char key[KEYMAX]; } Child;
+
+/* The suits whose one-suit question (suits.c: the suit's pile cards in order, the piles whose bottom card is
+ * of the suit, its foundations and hold, the reshuffles left) may differ between ``a`` and its child ``b``,
+ * which differ in the piles ``dirty`` only: every suit after a reshuffle; else the suits whose foundations
+ * or hold changed, and those of the top cards of the changed piles before and after, which include the
+ * card moved (a step moves one card between piles, or cards to and between foundations). */
+static unsigned touched(const State *a, const State *b, unsigned dirty) {
+    if (a->resh != b->resh) return 15;
+    unsigned suits = 0;
+    for (int suit = 0; suit < 4; suit++)
+        if (a->up[suit] != b->up[suit] || a->down[suit] != b->down[suit] || a->held[suit] != b->held[suit]) suits |= 1u << suit;
+    for (int i = 0; i < NPILES; i++) {
+        if (!(dirty >> i & 1)) continue;
+        if (a->len[i]) suits |= 1u << (top_of(a, i) / 13);
+        if (b->len[i]) suits |= 1u << (top_of(b, i) / 13);
+    }
+    return suits;
+}
 
 /* step k of ``all`` from ``s`` (whose key order is ``order``): the child made and keyed, its slot fetched ahead */
 static void make_child(const Core *core, const Table *t, const State *s, const KeyOrder *order, const Steps *all,
@@ -103,12 +124,13 @@ static void make_child(const Core *core, const Table *t, const State *s, const K
     ch->keylen = (size_t)key_write(core, &ch->c, &ch->order, ch->key);
     ch->hash = hash_bytes(ch->key, ch->keylen);
     table_prefetch(t, ch->hash);
+    ch->touched = touched(s, &ch->c, dirty);
 }
 
 /* the child ``ch`` of node ``at`` by its k-th step recorded and queued when new: 1 with *won set when it is
  * won, else -1 (error) or 0 */
-static int add_child(Table *t, uint32_t at, int k, const Child *ch, const Plan *plan, long *nodes, uint32_t *ticks,
-                     uint32_t *won) {
+static int add_child(Table *t, uint32_t at, int k, const Child *ch, unsigned alive, const Plan *plan, long *nodes,
+                     uint32_t *ticks, uint32_t *won) {
     int fresh;
     ++*nodes;
     long child = table_add_hashed(t, ch->key, ch->keylen, ch->hash, &fresh);
@@ -117,6 +139,7 @@ static int add_child(Table *t, uint32_t at, int k, const Child *ch, const Plan *
     t->nodes[child].parent = at, t->nodes[child].step = (uint16_t)k;
     if (is_won(&ch->c)) { *won = (uint32_t)child; return 1; }
     if (pack(t, &t->nodes[child], &ch->c, &ch->order) < 0) return -1;
+    t->states[t->nodes[child].state + offsetof(Packed, alive)] = (uint8_t)(alive & ~ch->touched);
     Queued q = {score(&ch->c, &plan->p) + noise(&plan->p, ch->key, ch->keylen), (*ticks)++, (uint32_t)child};
     return heap_push(t, q) < 0 ? -1 : 0;
 }
@@ -125,15 +148,15 @@ static int add_child(Table *t, uint32_t at, int k, const Child *ch, const Plan *
  * when one is won, else -1 (error) or 0. Each child is made one step ahead of its recording, so that
  * its slot in the table is on its way from memory meanwhile (the same children, in the same order). */
 static int grow_node(Core *core, Table *t, uint32_t at, const State *s, const KeyOrder *order, const Act *moves, int n,
-                     const Plan *plan, Steps *all, long *nodes, uint32_t *ticks, uint32_t *won) {
+                     unsigned alive, const Plan *plan, Steps *all, long *nodes, uint32_t *ticks, uint32_t *won) {
     Child two[2];
     choices(core, s, moves, n, plan->prune, all);
     for (int k = 0; k < all->n; k++) {
         make_child(core, t, s, order, all, k, &two[k & 1]);
-        int done = k ? add_child(t, at, k - 1, &two[(k - 1) & 1], plan, nodes, ticks, won) : 0;
+        int done = k ? add_child(t, at, k - 1, &two[(k - 1) & 1], alive, plan, nodes, ticks, won) : 0;
         if (done) return done;
     }
-    return all->n ? add_child(t, at, all->n - 1, &two[(all->n - 1) & 1], plan, nodes, ticks, won) : 0;
+    return all->n ? add_child(t, at, all->n - 1, &two[(all->n - 1) & 1], alive, plan, nodes, ticks, won) : 0;
 }
 
 static int run_search(Core *core, Table *t, const State *start, const Plan *plan, long *nodes, uint32_t *won) {
@@ -155,12 +178,14 @@ static int run_search(Core *core, Table *t, const State *start, const Plan *plan
         State s;
         Act moves[MAXMOVES];
         int nmoves;
+        unsigned alive;
         unpack(t, &t->nodes[q.node], &s);
-        int skip = skipped(core, t, &t->nodes[q.node], &s, plan, nodes, moves, &nmoves);
+        int skip = skipped(core, t, &t->nodes[q.node], &s, plan, nodes, moves, &nmoves,
+                           t->states[t->nodes[q.node].state + offsetof(Packed, alive)], &alive);
         if (skip < 0) goto done;
         if (skip) continue;
         unpack_order(t, &t->nodes[q.node], &s, &order);
-        int found = grow_node(core, t, q.node, &s, &order, moves, nmoves, plan, all, nodes, &ticks, won);
+        int found = grow_node(core, t, q.node, &s, &order, moves, nmoves, alive, plan, all, nodes, &ticks, won);
         if (found) { result = found < 0 ? -1 : FOUND; goto done; }
         if (++expanded % plan->check_every) continue;
         if (PyErr_CheckSignals() < 0) goto done;  /* Ctrl-C stops a long search as it stops the Python loop */

@@ -219,17 +219,23 @@ static int one_left_verdict(Core *core, const Relax *r, const State *s, const St
 }
 
 /* suits.some_suit_lost for no reshuffle left or one (the caller checked which applies): 1 when some
- * suit alone is proved not winnable */
-int suit_lost(Core *core, const Relax *r, const State *s, const Plan *plan, long *nodes) {
+ * suit alone is proved not winnable. The suits in ``known`` are not asked: their questions were asked
+ * before and answered not lost (the memo would answer the same, with no node made). *alive gets the
+ * suits asked or known, none lost, when the answer is 0. */
+int suit_lost(Core *core, const Relax *r, const State *s, const Plan *plan, long *nodes, unsigned known, unsigned *alive) {
     State parts[4];
     unsigned seen = one_suits(s, parts);
+    *alive = 0;
     if (__builtin_popcount(seen) < 2 && s->resh == 0) return 0;
     for (int suit = 0; suit < 4; suit++) {
         if (!(seen >> suit & 1)) continue;
-        int verdict = s->resh == 0 ? zero_verdict(core, r, &parts[suit], nodes)
-                                   : one_left_verdict(core, r, s, &parts[suit], suit, plan, nodes);
-        if (verdict < 0) return -1;
-        if (verdict == NOT_WINNABLE) return 1;
+        if (!(known >> suit & 1)) {
+            int verdict = s->resh == 0 ? zero_verdict(core, r, &parts[suit], nodes)
+                                       : one_left_verdict(core, r, s, &parts[suit], suit, plan, nodes);
+            if (verdict < 0) return -1;
+            if (verdict == NOT_WINNABLE) return 1;
+        }
+        *alive |= 1u << suit;
     }
     return 0;
 }
