@@ -168,6 +168,7 @@ typedef struct {
     uint8_t up[4], down[4], held[4], len[NPILES], hidden[NPILES];
     uint8_t order[NPILES / 2];  /* the piles in the key's order, a nibble each: the start of its children's */
     uint8_t alive;              /* a bit per suit whose one-suit question is its parent's, answered not lost (search.c) */
+    uint16_t passed;            /* a bit per pile whose locked-card verdict is its parent's, which passed (search.c) */
 } Packed;
 
 typedef struct Table {
@@ -235,6 +236,8 @@ long noise(const Promise *p, const unsigned char *key, size_t n);
 
 /* -- dead.c ------------------------------------------------------------------------------------- */
 int witness(const Core *core, const State *s, int *card);
+#define ALL_PILES 0xFFFFu
+int witness_in(const Core *core, const State *s, int *card, unsigned piles);
 int waits_stuck(const Core *core, const State *s, Waits *w, int *out);
 int waits_dead(Core *core, const State *s);
 

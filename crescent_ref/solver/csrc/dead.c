@@ -45,13 +45,19 @@ static int pile_dead(const Core *core, const State *s, int i, const Count *loose
     return dead;
 }
 
-int witness(const Core *core, const State *s, int *card) {
+int witness(const Core *core, const State *s, int *card) { return witness_in(core, s, card, ALL_PILES); }
+
+/* witness, reading only the piles in ``piles`` (a bit each): a pile's verdict reads its own cards, the
+ * copies on all the piles (loose), the foundations, the hold and the reshuffles left, so the caller may
+ * leave out the piles it knows pass from a position where all of those were the same */
+int witness_in(const Core *core, const State *s, int *card, unsigned piles) {
     if (core->give_backs) return -1;
     Count loose[53] = {0}, trapped[53] = {0}, locked[53] = {0};
     for (int i = 0; i < NPILES; i++)
         for (int j = 0; j < s->len[i]; j++) loose[s->c[i][j]]++;
     for (int i = 0; i < NPILES; i++) {
-        if (s->len[i] > s->resh + 1 && (*card = pile_dead(core, s, i, loose, trapped, locked)) >= 0) return i;
+        if ((piles >> i & 1) && s->len[i] > s->resh + 1 && (*card = pile_dead(core, s, i, loose, trapped, locked)) >= 0)
+            return i;
     }
     return -1;
 }

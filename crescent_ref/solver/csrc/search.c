@@ -58,7 +58,7 @@ static int remember(const Table *t, PyObject *into, Py_ssize_t most) {
  * for its expansion. ``known``: the suits whose one-suit questions its parent answered (suit_lost);
  * *alive: the suits this position's answered, for its children. */
 static int skipped(Core *core, const Table *t, const Node *node, const State *s, const Plan *plan, long *nodes,
-                   Act *moves, int *nmoves, unsigned known, unsigned *alive) {
+                   Act *moves, int *nmoves, unsigned known, unsigned passed, unsigned *alive) {
     int card;
     *alive = 0;
     if (status_of(core, s, *nmoves = pile_moves(core, s, moves)) == LOST) return 1;
@@ -69,7 +69,7 @@ static int skipped(Core *core, const Table *t, const Node *node, const State *s,
         if (in) return in;
     }
     if (!plan->prune) return 0;
-    if (witness(core, s, &card) >= 0) return 1;
+    if (witness_in(core, s, &card, ALL_PILES & ~passed) >= 0) return 1;
     if (s->resh <= plan->waits_most) {
         int stuck = waits_dead(core, s);
         if (stuck) return stuck;
@@ -94,7 +94,19 @@ static int skipped(Core *core, const Table *t, const Node *node, const State *s,
 
 /* a child on its way into the table: its position, key order, key and the key's hash, and the suits its
  * step may have changed the one-suit question of */
-typedef struct { State c; KeyOrder order; size_t keylen; uint32_t hash; unsigned touched; unsigned char key[KEYMAX]; } Child;
+typedef struct {
+    State c; KeyOrder order; size_t keylen; uint32_t hash;
+    unsigned touched, passed;  /* the suits whose one-suit question may have changed; the piles whose locked-card verdict did not */
+    unsigned char key[KEYMAX];
+} Child;
+
+/* the suits whose foundations or hold differ between ``a`` and ``b`` */
+static unsigned homes_changed(const State *a, const State *b) {
+    unsigned suits = 0;
+    for (int suit = 0; suit < 4; suit++)
+        if (a->up[suit] != b->up[suit] || a->down[suit] != b->down[suit] || a->held[suit] != b->held[suit]) suits |= 1u << suit;
+    return suits;
+}
 
 /* The suits whose one-suit question (suits.c: the suit's pile cards in order, the piles whose bottom card is
  * of the suit, its foundations and hold, the reshuffles left) may differ between ``a`` and its child ``b``,
@@ -103,9 +115,7 @@ typedef struct { State c; KeyOrder order; size_t keylen; uint32_t hash; unsigned
  * card moved (a step moves one card between piles, or cards to and between foundations). */
 static unsigned touched(const State *a, const State *b, unsigned dirty) {
     if (a->resh != b->resh) return 15;
-    unsigned suits = 0;
-    for (int suit = 0; suit < 4; suit++)
-        if (a->up[suit] != b->up[suit] || a->down[suit] != b->down[suit] || a->held[suit] != b->held[suit]) suits |= 1u << suit;
+    unsigned suits = homes_changed(a, b);
     for (int i = 0; i < NPILES; i++) {
         if (!(dirty >> i & 1)) continue;
         if (a->len[i]) suits |= 1u << (top_of(a, i) / 13);
@@ -125,6 +135,9 @@ static void make_child(const Core *core, const Table *t, const State *s, const K
     ch->hash = hash_bytes(ch->key, ch->keylen);
     table_prefetch(t, ch->hash);
     ch->touched = touched(s, &ch->c, dirty);
+    /* a step that moved cards between piles only leaves the cards on the piles, the foundations and the
+     * reshuffles as they were: the other piles' locked-card verdicts are their parent's (dead.c's witness_in) */
+    ch->passed = s->resh == ch->c.resh && !homes_changed(s, &ch->c) ? ALL_PILES & ~dirty : 0;
 }
 
 /* the child ``ch`` of node ``at`` by its k-th step recorded and queued when new: 1 with *won set when it is
@@ -139,7 +152,10 @@ static int add_child(Table *t, uint32_t at, int k, const Child *ch, unsigned ali
     t->nodes[child].parent = at, t->nodes[child].step = (uint16_t)k;
     if (is_won(&ch->c)) { *won = (uint32_t)child; return 1; }
     if (pack(t, &t->nodes[child], &ch->c, &ch->order) < 0) return -1;
-    t->states[t->nodes[child].state + offsetof(Packed, alive)] = (uint8_t)(alive & ~ch->touched);
+    unsigned char *h = t->states + t->nodes[child].state;  /* its Packed header, at any byte */
+    uint8_t known = (uint8_t)(alive & ~ch->touched);
+    uint16_t passed = (uint16_t)ch->passed;
+    memcpy(h + offsetof(Packed, alive), &known, sizeof known), memcpy(h + offsetof(Packed, passed), &passed, sizeof passed);
     Queued q = {score(&ch->c, &plan->p) + noise(&plan->p, ch->key, ch->keylen), (*ticks)++, (uint32_t)child};
     return heap_push(t, q) < 0 ? -1 : 0;
 }
@@ -180,8 +196,11 @@ static int run_search(Core *core, Table *t, const State *start, const Plan *plan
         int nmoves;
         unsigned alive;
         unpack(t, &t->nodes[q.node], &s);
-        int skip = skipped(core, t, &t->nodes[q.node], &s, plan, nodes, moves, &nmoves,
-                           t->states[t->nodes[q.node].state + offsetof(Packed, alive)], &alive);
+        uint8_t known;
+        uint16_t passed;
+        const unsigned char *h = t->states + t->nodes[q.node].state;
+        memcpy(&known, h + offsetof(Packed, alive), sizeof known), memcpy(&passed, h + offsetof(Packed, passed), sizeof passed);
+        int skip = skipped(core, t, &t->nodes[q.node], &s, plan, nodes, moves, &nmoves, known, passed, &alive);
         if (skip < 0) goto done;
         if (skip) continue;
         unpack_order(t, &t->nodes[q.node], &s, &order);

@@ -138,7 +138,7 @@ int pack(Table *t, Node *node, const State *s, const KeyOrder *o) {
         copy_cards(out, s->c[i], s->len[i]);
         out += s->len[i];
     }
-    h.alive = 0;
+    h.alive = 0, h.passed = 0;
     if (o == NULL) memset(h.order, 0, sizeof h.order);
     else for (int i = 0; i < NPILES / 2; i++) h.order[i] = (uint8_t)(o->idx[2 * i] | o->idx[2 * i + 1] << 4);
     memcpy(t->states + t->nstates, &h, sizeof h);
