@@ -234,9 +234,9 @@ void onesuit_free(OneSuit *t) {
  * OS_WINNABLE, OS_NOT_WINNABLE or OS_UNKNOWN (the numbers of suits.c's verdicts), -2 when not covered
  * (give-backs, autoplay, a reshuffle left, not one suit), -1 on an error. *nodes gets the positions
  * generated. ``prune``: positions dead.c's locked-card rule proves dead are not expanded (dead.py's proof,
- * which the general search leans on too).
- * ``owner``: the solve asking (its memo), or NULL: the last one. ``line`` (NULL: not wanted) gets the winning moves, *nline of them, in memory the caller
- * frees with PyMem_RawFree (a position won at the start has none). */
+ * which the general search leans on too; after a move between piles only those two are read: witness_in).
+ * ``owner``: the solve asking (its memo), or NULL: the last one. ``line`` (NULL: not wanted) gets the winning
+ * moves, *nline of them, in memory the caller frees with PyMem_RawFree (a position won at the start has none). */
 int onesuit_decide(Core *core, const State *part, long budget, int prune, PyObject *owner, long *nodes, Act **line,
                    size_t *nline) {
     *nodes = 0;
@@ -320,7 +320,8 @@ int onesuit_decide(Core *core, const State *part, long budget, int prune, PyObje
                 t->slots[slot].k[0] = k[0], t->slots[slot].k[1] = k[1], t->slots[slot].k[2] = k[2];
                 t->slots[slot].gen = t->gen;
                 t->mine[t->nmine++] = (uint32_t)slot;
-                if (s.full && witness(core, s.full, &card) >= 0) { os_undo(&s, f), os_sync(&s, r.suit); continue; }
+                unsigned piles = f->src < NPILES && f->dst < NPILES ? 1u << f->src | 1u << f->dst : ALL_PILES;  /* witness_in */
+                if (s.full && witness_in(core, s.full, &card, piles) >= 0) { os_undo(&s, f), os_sync(&s, r.suit); continue; }
                 depth++;
                 break;
             }
