@@ -171,6 +171,21 @@ def test_the_compiled_loop_expands_what_the_python_loop_does_on_the_compiled_cor
 
 
 @needs_core
+@pytest.mark.parametrize("profile", ["app", "hoffmann-1892"])
+def test_the_tables_a_core_keeps_between_searches_change_no_answer(profile: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search takes the table an earlier one left (csrc/table.c's table_take): a solve repeated after
+    other solves on the same core, its tables kept from theirs, expands the same positions."""
+    on(fast.COMPILED, monkeypatch)
+    budget = Budget(nodes=60_000, seconds=120)
+    first = solve(Game.deal(profile, "CR1-N-AAEJFOT"), budget)
+    for code in CODES:
+        solve(Game.deal(profile, code), Budget(nodes=120_000, seconds=120))
+    again = solve(Game.deal(profile, "CR1-N-AAEJFOT"), budget)
+    assert first.searches > 1 and first.core == fast.COMPILED
+    assert alike(again, again) == alike(first, again)
+
+
+@needs_core
 @pytest.mark.parametrize("budget", [Budget(stored=700, seconds=60), Budget(nodes=3_000, seconds=60)],
                          ids=["stored", "nodes"])
 def test_both_loops_stop_on_the_same_budget_at_the_same_node(budget: Budget, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,15 +26,20 @@ void table_take(Core *core, int which, Table *t) {
     memset(t->slots, 0, t->nslots * sizeof *t->slots);
 }
 
-/* Done with ``t``: kept for the next search of its kind when the core keeps none (a search inside a
- * search takes a new one), else freed. */
+/* Done with ``t``: kept for the next search of its kind, unless the core keeps a larger one (a search inside
+ * a search gives its table back first) or it passed KEEP_MOST positions (a long solve's table is not held
+ * through the small ones after it; its own growth cost little against its search); else freed. */
+#define KEEP_MOST ((size_t)1 << 20)
 void table_give(Core *core, int which, Table *t) {
-    if (core->spare[which] == NULL && t->cap_slots && (core->spare[which] = PyMem_RawMalloc(sizeof *t)) != NULL) {
-        *core->spare[which] = *t;
-        memset(t, 0, sizeof *t);
+    Table *kept = core->spare[which];
+    if (!t->cap_slots || t->cap_nodes > KEEP_MOST || (kept != NULL && kept->cap_nodes >= t->cap_nodes)) {
+        table_free(t);
         return;
     }
-    table_free(t);
+    if (kept == NULL && (kept = core->spare[which] = PyMem_RawCalloc(1, sizeof *kept)) == NULL) { table_free(t); return; }
+    table_free(kept);  /* the smaller one kept before, or an empty one */
+    *kept = *t;
+    memset(t, 0, sizeof *t);
 }
 
 int grow(void **buf, size_t *cap, size_t need, size_t item) {
