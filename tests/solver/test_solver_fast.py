@@ -172,7 +172,7 @@ def test_the_compiled_loop_expands_what_the_python_loop_does_on_the_compiled_cor
 
 @needs_core
 @pytest.mark.parametrize("profile", ["app", "hoffmann-1892"])
-def test_the_tables_a_core_keeps_between_searches_change_no_answer(profile: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kept_tables_change_no_answer(profile: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A search takes the table an earlier one left (csrc/table.c's table_take): a solve repeated after
     other solves on the same core, its tables kept from theirs, expands the same positions."""
     on(fast.COMPILED, monkeypatch)
