@@ -56,7 +56,8 @@ static int remember(const Table *t, PyObject *into, Py_ssize_t most) {
  * which answers (dead, nodes it made), asked after this core's own rules found nothing, up to
  * ``ask_most`` reshuffles left); -1 on an error. Its pile moves go into ``moves`` (*nmoves of them),
  * for its expansion. ``known``: the suits whose one-suit questions its parent answered (suit_lost);
- * *alive: the suits this position's answered, for its children. */
+ * ``passed``: the piles whose locked-card verdicts are its parent's (witness_in); *alive: the suits
+ * this position's questions answered not lost, for its children. */
 static int skipped(Core *core, const Table *t, const Node *node, const State *s, const Plan *plan, long *nodes,
                    Act *moves, int *nmoves, unsigned known, unsigned passed, unsigned *alive) {
     int card;
