@@ -39,6 +39,7 @@ from typing import Any
 import budget_plot
 
 from crescent_ref.deal import MAX_SEED, GameCode
+from crescent_ref.solver import Budget
 from crescent_ref.solver.campaign import CampaignUnavailable, Cluster, SolveTask, results, solve_record
 
 DEFAULT_PROFILES = ("app", "open", "hoffmann-1892", "morehead-1949", "app+four", "app+closed")
@@ -199,8 +200,8 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=100, help="codes from the fixed list")
     parser.add_argument("--codes", nargs="*", help="solve these codes instead of the fixed list")
     parser.add_argument("--seconds", type=float, default=10.0, help="time budget per deal")
-    parser.add_argument("--nodes", type=int, default=500_000_000,
-        help="node budget per deal (default 500,000,000: with the compiled core the seconds run out first)")
+    parser.add_argument("--nodes", type=int, default=Budget().nodes,
+        help=f"node budget per deal (default {Budget().nodes:,}: with the compiled core the seconds run out first)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="resumable JSON results")
     parser.add_argument("--jobs", type=positive, default=1,
                         help="local cluster: solves at once, one worker process (one core) each")

@@ -28,8 +28,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", default="app", help="the profile the deals are played in (default: app)")
     p.add_argument("--codes", nargs="+", required=True, help="the game codes claimed winnable")
     p.add_argument("--seconds", type=positive(float), default=30.0, help="the solver's time budget per code")
-    p.add_argument("--nodes", type=positive(int), default=500_000_000,
-        help="the solver's node budget per code (default 500,000,000: the seconds run out first)")
+    p.add_argument("--nodes", type=positive(int), default=Budget().nodes,
+        help=f"the solver's node budget per code (default {Budget().nodes:,}: the seconds run out first)")
 
 
 def _winnable(args: argparse.Namespace) -> int:

@@ -15,8 +15,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``solve``: the game, the profile and the budget."""
     parser.add_argument("game", metavar="CODE|POSITION", help="a game code or a position text (quoted)")
     parser.add_argument("--profile", default="app", help="rule profile (default: app)")
-    parser.add_argument("--nodes", type=positive(int), default=500_000_000,
-        help="most positions to generate (default 500,000,000: the seconds run out first)")
+    parser.add_argument("--nodes", type=positive(int),
+        help="most positions to generate (default: the solver's Budget, where the seconds run out first)")
     parser.add_argument("--seconds", type=positive(float), default=60.0, help="most CPU seconds to search")
     parser.add_argument("--order", choices=("portfolio", "depth-first"), default="portfolio",
                         help="portfolio: restarts with several search orders; depth-first: one search "
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
 
     game = game_of(args.profile, args.game)
     bar = counter("solving", unit="node")
-    answer = solve(game, Budget(nodes=args.nodes, seconds=args.seconds), order=args.order,
+    answer = solve(game, Budget(nodes=args.nodes or Budget().nodes, seconds=args.seconds), order=args.order,
                    tick=lambda n: bar.update(n - bar.n), core=args.core)
     bar.close()
     for line in report(args, answer):
