@@ -56,7 +56,6 @@ typedef struct {
     State *full;                   /* the same position as the core's State, for dead.c's witness (or NULL) */
 } OS;
 
-
 typedef struct {
     int suit, wrap, limit, between, hold;
 } Rules;
@@ -186,12 +185,13 @@ static int os_find(const OneSuit *t, const uint64_t *k, size_t *slot) {
  * than the caches, and a position's children are looked up one after the other */
 static void os_child_keys(const Rules *r, const OneSuit *t, OS *s, Frame *moves, int n, uint64_t (*keys)[3]) {
     size_t mask = ((size_t)1 << OS_BITS) - 1;
+    State *full = s->full;  /* a key reads the ranks alone: the locked-card rule's State is left as it is */
+    s->full = NULL;
     for (int m = 0; m < n; m++) {
-        os_do(r, s, &moves[m]);
-        os_key(s, keys[m]);
-        os_undo(s, &moves[m]);
+        os_do(r, s, &moves[m]), os_key(s, keys[m]), os_undo(s, &moves[m]);
         __builtin_prefetch(&t->slots[(size_t)os_hash(keys[m]) & mask]);
     }
+    s->full = full;
 }
 
 static int os_table(Core *core, long budget, PyObject *owner, OneSuit **out) {

@@ -112,11 +112,11 @@ static unsigned homes_changed(const State *a, const State *b) {
 /* The suits whose one-suit question (suits.c: the suit's pile cards in order, the piles whose bottom card is
  * of the suit, its foundations and hold, the reshuffles left) may differ between ``a`` and its child ``b``,
  * which differ in the piles ``dirty`` only: every suit after a reshuffle; else the suits whose foundations
- * or hold changed, and those of the top cards of the changed piles before and after, which include the
+ * or hold changed (``homes``), and those of the top cards of the changed piles before and after, which include the
  * card moved (a step moves one card between piles, or cards to and between foundations). */
-static unsigned touched(const State *a, const State *b, unsigned dirty) {
+static unsigned touched(const State *a, const State *b, unsigned dirty, unsigned homes) {
     if (a->resh != b->resh) return 15;
-    unsigned suits = homes_changed(a, b);
+    unsigned suits = homes;
     for (int i = 0; i < NPILES; i++) {
         if (!(dirty >> i & 1)) continue;
         if (a->len[i]) suits |= 1u << (top_of(a, i) / 13);
@@ -135,10 +135,11 @@ static void make_child(const Core *core, const Table *t, const State *s, const K
     ch->keylen = (size_t)key_write(core, &ch->c, &ch->order, ch->key);
     ch->hash = hash_bytes(ch->key, ch->keylen);
     table_prefetch(t, ch->hash);
-    ch->touched = touched(s, &ch->c, dirty);
+    unsigned homes = homes_changed(s, &ch->c);
+    ch->touched = touched(s, &ch->c, dirty, homes);
     /* a step that moved cards between piles only leaves the cards on the piles, the foundations and the
      * reshuffles as they were: the other piles' locked-card verdicts are their parent's (dead.c's witness_in) */
-    ch->passed = s->resh == ch->c.resh && !homes_changed(s, &ch->c) ? ALL_PILES & ~dirty : 0;
+    ch->passed = s->resh == ch->c.resh && !homes ? ALL_PILES & ~dirty : 0;
 }
 
 /* the child ``ch`` of node ``at`` by its k-th step recorded and queued when new: 1 with *won set when it is
