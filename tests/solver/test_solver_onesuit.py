@@ -107,6 +107,78 @@ def test_a_spent_budget_answers_unknown() -> None:
     raise AssertionError("no position of 20 cards needs more than 5 positions")
 
 
+def reachable(profile: str, pos: Position, most: int = 4_000) -> dict[Position, list[Position]] | None:
+    """Every position reachable from ``pos`` with its children (None past ``most`` positions)."""
+    rules, graph, todo = get_profile(profile), {}, [pos]
+    while todo:
+        here = todo.pop()
+        if here in graph:
+            continue
+        game, children = Game(rules, here), []
+        for action in game.legal_moves() if game.status() != "won" else []:
+            child = Game(rules, here)
+            child.play(action)
+            children.append(child.position._replace(moves=0))
+        graph[here] = children
+        todo += children
+        if len(graph) > most:
+            return None
+    return graph
+
+
+def winnable_in(profile: str, graph: dict[Position, list[Position]]) -> set[Position]:
+    """The positions of ``graph`` from which a won one is reachable (a fixed point, backwards)."""
+    winnable = {pos for pos in graph if Game(get_profile(profile), pos).status() == "won"}
+    grew = True
+    while grew:
+        before = len(winnable)
+        winnable |= {pos for pos, children in graph.items() if any(child in winnable for child in children)}
+        grew = len(winnable) > before
+    return winnable
+
+
+@pytest.mark.parametrize("profile", COVERED)
+def test_every_position_of_a_reachable_graph_gets_its_verdict(profile: str) -> None:
+    """Every position reachable from a small one-suit start, asked one after another on one core (what an
+    exhausted search proves stays in the table for the questions after it, and a child's key is made from
+    its parent's sorted piles), gets the verdict of the whole graph: won reachable or not."""
+    core, asked, verdicts = core_of(profile), 0, set[str]()
+    for seed in range(40):
+        graph = reachable(profile, one_suit_position(5_000 + seed, profile, most=16), most=1_500)
+        if graph is None:
+            continue
+        winnable = winnable_in(profile, graph)
+        for here in sorted(graph, key=Position.to_text):
+            if any(here.piles):  # not all home: a one-suit position
+                truth = "winnable" if here in winnable else "not winnable"
+                assert core.onesuit(here, 200_000)[0] == truth, (seed, here.to_text())
+                asked, verdicts = asked + 1, verdicts | {truth}
+    assert asked >= 1_000 and len(verdicts) == 2
+
+
+def kept_as(pos: Position) -> tuple[object, ...]:
+    """What onesuit.c's key keeps of a position: its non-empty piles as a sorted list, foundations, hold."""
+    return (sorted(pile for pile in pos.piles if pile), pos.up, pos.down, pos.held)
+
+
+@pytest.mark.parametrize("profile", COVERED)
+def test_an_exhausted_search_expands_each_kept_position_once(profile: str) -> None:
+    """A search that proves its start not winnable (no pruning) generates exactly one child per move of each
+    position reachable as onesuit.c keeps it (piles sorted): a key that told two such positions apart, or took
+    two for one, would generate more or fewer."""
+    core, checked = core_of(profile), 0
+    for seed in range(60):
+        pos = one_suit_position(7_000 + seed, profile, most=14)
+        graph = reachable(profile, pos)
+        if graph is None or pos in winnable_in(profile, graph):
+            continue
+        moves = {repr(kept_as(here)): len(children) for here, children in graph.items()}
+        verdict, made, _ = core.onesuit(pos, 1_000_000, False, object())  # a table of its own: nothing proved before
+        assert (verdict, made) == ("not winnable", sum(moves.values())), (seed, pos.to_text())
+        checked += 1
+    assert checked >= 10
+
+
 @pytest.mark.parametrize("profile", COVERED)
 def test_the_compiled_loop_with_the_decider_stays_sound(profile: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "SUIT_DECIDE_NODES", 100_000)

@@ -13,7 +13,8 @@
  *   steps.c     the steps searched, the canonical key, the order's score
  *   dead.c      the locked-card rule and the cards that wait on each other
  *   suits.c     the one-suit rules (suits.py, last.py)
- *   onesuit.c   a one-suit position with no reshuffle left decided by its own exhaustive search
+ *   onepos.c    a one-suit position with no reshuffle left: its moves, their steps, its key
+ *   onesuit.c   such a position decided by its own exhaustive search
  *   table.c     the seen table, the packed positions, the heap, the CPU clock
  *   search.c    the search loop (Core.search) and its line
  *   methods.c   the Core's methods as Python calls them
@@ -260,6 +261,32 @@ void unpack_order(const Table *t, const Node *node, const State *s, KeyOrder *o)
 int heap_push(Table *t, Queued q);
 Queued heap_pop(Table *t);
 double cpu_seconds(void);
+
+/* -- onepos.c: a one-suit position with no reshuffle left ------------------------------------------ */
+#define OS_MAXP 26        /* one suit's cards: at most 24 on the piles */
+typedef struct Frame { signed char src, dst; uint8_t card, up, down, held; } Frame;  /* a move, and what undoes it */
+typedef struct {
+    int len[NPILES];
+    unsigned __int128 v[NPILES];   /* each pile's ranks, bottom first, a nibble each */
+    uint8_t c[NPILES][OS_MAXP];
+    int up, down, held;
+    int base;                      /* the suit's card index less one: a rank's card is base + rank */
+    State *full;                   /* the same position as the core's State, for dead.c's witness (or NULL) */
+} OS;
+
+typedef struct {
+    int suit, wrap, limit, between, hold;
+} Rules;
+
+/* a non-empty pile: its ranks as nibbles (bottom first) and how many; the nibbles decide the count */
+typedef struct { unsigned __int128 v; int len; } Run;
+int os_read(const State *part, Rules *r, OS *s);
+int os_moves(const Rules *r, const OS *s, Frame *out);
+void os_do(const Rules *r, OS *s, Frame *f);
+void os_undo(const Rules *r, OS *s, const Frame *f);
+int os_runs(const OS *s, Run *p);
+void os_key(const OS *s, uint64_t *k);
+void os_child_key(const Rules *r, const OS *s, const Run *p, int n, const Frame *f, uint64_t *k);
 
 /* -- onesuit.c ---------------------------------------------------------------------------------- */
 int onesuit_decide(Core *core, const State *part, long budget, int prune, PyObject *owner, long *nodes, Act **line,

@@ -262,17 +262,18 @@ static PyObject *Core_expand(Core *self, PyObject *const *args, Py_ssize_t nargs
     return Py_BuildValue("(Ol)", Py_None, made);
 }
 
-/* onesuit(pos, nodes, prune=True) -> (verdict, nodes, line or None): onesuit.c's decision of a one-suit position
- * with no reshuffle left (ValueError where it does not apply) */
+/* onesuit(pos, nodes, prune=True, owner=None) -> (verdict, nodes, line or None): onesuit.c's decision of a one-suit
+ * position with no reshuffle left (ValueError where it does not apply); an ``owner`` other than the last one's
+ * starts anew what the table has proved (None: the last one's) */
 static PyObject *Core_onesuit(Core *self, PyObject *args) {
-    PyObject *pos;
+    PyObject *pos, *owner = Py_None;
     long budget, made = 0;
     int prune = 1;
     State s;
-    if (!PyArg_ParseTuple(args, "Ol|p", &pos, &budget, &prune) || read_cached(self, pos, &s) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "Ol|pO", &pos, &budget, &prune, &owner) || read_cached(self, pos, &s) < 0) return NULL;
     Act *line = NULL;
     size_t nline = 0;
-    int verdict = onesuit_decide(self, &s, budget, prune, NULL, &made, &line, &nline);
+    int verdict = onesuit_decide(self, &s, budget, prune, owner == Py_None ? NULL : owner, &made, &line, &nline);
     if (verdict == -2) PyErr_SetString(PyExc_ValueError, "onesuit: not a one-suit position with no reshuffle left "
                                                          "under a profile without give-backs and autoplay");
     if (verdict < 0) { PyMem_RawFree(line); return NULL; }

@@ -2,13 +2,8 @@
  * ("can it be won?"), answered by an exhaustive search of its own instead of Search.solve_suit.
  *
  * It restates, for one suit's cards only, what search.Search.solve_suit answers (a won position
- * reachable by the profile's moves, without autoplay): movegen.pile_moves (onto a pile whose top is a
- * neighbour, under the pile limit; to the foundations that take the card, or to the hold where both
- * do and the profile has it), movegen.foundation_moves' moves between meeting foundations, and
- * transitions.move. Give-backs and autoplay are not covered (the caller falls back to the general
- * search). With no reshuffle left a pile's number decides nothing (an empty pile stays empty, and no
- * rule reads the numbers), so a position is kept as its non-empty piles sorted: a 24-byte key (each
- * pile's ranks as nibbles, a zero nibble after each pile, then the foundations and the hold).
+ * reachable by the profile's moves, without autoplay); the position, its moves and its key are
+ * onepos.c's. Give-backs and autoplay are not covered (the caller falls back to the general search).
  *
  * Status: in a one-suit position with no reshuffle left the game is over exactly when no move is left
  * (a meeting pair of foundations leaves 13 cards off them, so some pile card of the suit is movable),
@@ -24,14 +19,12 @@
  * must not depend on the solves before it), until the table fills. */
 #include "core.h"
 
-#define OS_MAXP 26        /* one suit's cards: at most 24 on the piles */
 #define OS_LOST 0x80000000u /* a slot's gen with this bit: proved lost in the epoch of its other bits */
 #define OS_BITS 21        /* the table's slots: 2^21 (64 MiB); half full is wiped */
 
 enum { OS_WINNABLE, OS_NOT_WINNABLE, OS_UNKNOWN };
 
 typedef struct { uint64_t k[3]; uint32_t gen, pad; } Slot;
-typedef struct Frame { signed char src, dst; uint8_t card, up, down, held; } Frame;
 typedef struct Level { size_t first, next, end; } Level;
 #define MAXMOVES_OS (NPILES * NPILES + 4)  /* one position's moves at most */
 
@@ -46,123 +39,6 @@ typedef struct OneSuit {
     struct Level *levels; size_t cap_levels;   /* per depth: its moves' range and the next one */
     long calls, decided, nodes; /* counters, read by Core.onesuit_counts */
 } OneSuit;
-
-typedef struct {
-    int len[NPILES];
-    unsigned __int128 v[NPILES];   /* each pile's ranks, bottom first, a nibble each */
-    uint8_t c[NPILES][OS_MAXP];
-    int up, down, held;
-    int base;                      /* the suit's card index less one: a rank's card is base + rank */
-    State *full;                   /* the same position as the core's State, for dead.c's witness (or NULL) */
-} OS;
-
-typedef struct {
-    int suit, wrap, limit, between, hold;
-} Rules;
-
-static inline int near_rank(const Rules *r, int a, int b) {
-    int d = a - b;
-    return d == 1 || d == -1 || (r->wrap && (a + b == 14) && (a == 1 || b == 1));
-}
-
-static inline int os_takes_up(const OS *s, int rank) {
-    if (s->held) return rank == s->held || rank == s->held + 1;
-    return rank == s->up + 1 && rank <= KING;
-}
-
-static inline int os_takes_down(const OS *s, int rank) {
-    if (s->held) return rank == s->held || rank == s->held - 1;
-    return rank == s->down - 1 && rank >= ACE;
-}
-
-/* the moves of ``s``, foundations first (a won line is mostly cards going home), then pile to pile */
-static int os_moves(const Rules *r, const OS *s, Frame *out) {
-    int n = 0, up = UPB + r->suit, down = DOWNB + r->suit;
-    for (int i = 0; i < NPILES; i++) {
-        if (!s->len[i]) continue;
-        int x = s->c[i][s->len[i] - 1], a = os_takes_up(s, x), k = os_takes_down(s, x);
-        if (a && k && r->hold && !s->held) { out[n].src = (signed char)i, out[n++].dst = HOLDP; continue; }
-        if (a) out[n].src = (signed char)i, out[n++].dst = (signed char)up;
-        if (k) out[n].src = (signed char)i, out[n++].dst = (signed char)down;
-    }
-    if (r->between && !s->held) {
-        if (s->up != ACE && os_takes_down(s, s->up)) out[n].src = (signed char)up, out[n++].dst = (signed char)down;
-        if (s->down != KING && os_takes_up(s, s->down)) out[n].src = (signed char)down, out[n++].dst = (signed char)up;
-    }
-    for (int i = 0; i < NPILES; i++) {
-        if (!s->len[i]) continue;
-        int x = s->c[i][s->len[i] - 1];
-        for (int j = 0; j < NPILES; j++)
-            if (j != i && s->len[j] && s->len[j] < r->limit && near_rank(r, x, s->c[j][s->len[j] - 1]))
-                out[n].src = (signed char)i, out[n++].dst = (signed char)j;
-    }
-    return n;
-}
-
-static inline void os_push(OS *s, int i, int x) {
-    s->v[i] |= (unsigned __int128)x << (4 * s->len[i]);
-    if (s->full) s->full->c[i][s->full->len[i]++] = (unsigned char)(s->base + x);
-    s->c[i][s->len[i]++] = (uint8_t)x;
-}
-
-static inline int os_pop(OS *s, int i) {
-    int x = s->c[i][--s->len[i]];
-    if (s->full) s->full->len[i]--;
-    s->v[i] &= ~((unsigned __int128)0xF << (4 * s->len[i]));
-    return x;
-}
-
-/* the suit's foundations and hold into the State (the other suits stay complete) */
-static inline void os_sync(OS *s, int suit) {
-    if (s->full) s->full->up[suit] = s->up, s->full->down[suit] = s->down, s->full->held[suit] = s->held;
-}
-
-/* transitions.move for one suit; the frame keeps what undoing it needs */
-static void os_do(const Rules *r, OS *s, Frame *f) {
-    int up = UPB + r->suit, x;
-    f->up = (uint8_t)s->up, f->down = (uint8_t)s->down, f->held = (uint8_t)s->held;
-    if (f->src < NPILES) x = os_pop(s, f->src);
-    else if (f->src == up) x = s->up--;
-    else x = s->down++;
-    f->card = (uint8_t)x;
-    if (f->dst < NPILES) os_push(s, f->dst, x);
-    else if (f->dst == HOLDP) s->held = x;
-    else {
-        int waiting = s->held;
-        s->held = 0;
-        if (waiting == x) s->up = x, s->down = x;
-        else if (f->dst == up) s->up = x;
-        else s->down = x;
-    }
-}
-
-static void os_undo(OS *s, const Frame *f) {
-    if (f->dst < NPILES) os_pop(s, f->dst);
-    s->up = f->up, s->down = f->down, s->held = f->held;
-    if (f->src < NPILES) os_push(s, f->src, f->card);
-}
-
-/* the key: the non-empty piles sorted by their nibbles, each followed by a zero nibble, then up, down, held
- * (nibbles 0-31 in k[0] and k[1], 32-47 in k[2]; each pile shifted into place whole) */
-static void os_key(const OS *s, uint64_t *k) {
-    unsigned __int128 p[NPILES];
-    int lens[NPILES], n = 0;
-    for (int i = 0; i < NPILES; i++) {
-        if (!s->len[i]) continue;
-        int j = n++;
-        while (j > 0 && p[j - 1] > s->v[i]) p[j] = p[j - 1], lens[j] = lens[j - 1], j--;
-        p[j] = s->v[i], lens[j] = s->len[i];
-    }
-    unsigned __int128 low = 0;  /* nibbles 0-31 */
-    uint64_t high = 0;          /* nibbles 32-47 */
-    for (int i = 0, at = 0; i < n; at += lens[i++] + 1) {  /* at: the nibbles written, each pile's zero one too */
-        if (at >= 32) { high |= (uint64_t)p[i] << (4 * (at - 32)); continue; }
-        low |= p[i] << (4 * at);
-        if (at + lens[i] > 32) high |= (uint64_t)(p[i] >> (4 * (32 - at)));  /* at > 8 here: a pile has 24 at most */
-    }
-    k[0] = (uint64_t)low, k[1] = (uint64_t)(low >> 64);
-    k[2] = high | (uint64_t)s->up << 44 | (uint64_t)s->down << 52 | (uint64_t)s->held << 58;
-}
 
 static inline uint64_t os_hash(const uint64_t *k) {
     uint64_t h = k[0] * 0x9E3779B97F4A7C15ull ^ (k[1] + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
@@ -183,15 +59,14 @@ static int os_find(const OneSuit *t, const uint64_t *k, size_t *slot) {
 
 /* the key of each move's child (moves[0..n)) into keys, its slot fetched ahead: the table is far larger
  * than the caches, and a position's children are looked up one after the other */
-static void os_child_keys(const Rules *r, const OneSuit *t, OS *s, Frame *moves, int n, uint64_t (*keys)[3]) {
+static void os_child_keys(const Rules *r, const OneSuit *t, const OS *s, const Frame *moves, int n, uint64_t (*keys)[3]) {
     size_t mask = ((size_t)1 << OS_BITS) - 1;
-    State *full = s->full;  /* a key reads the ranks alone: the locked-card rule's State is left as it is */
-    s->full = NULL;
+    Run p[NPILES];
+    int runs = os_runs(s, p);
     for (int m = 0; m < n; m++) {
-        os_do(r, s, &moves[m]), os_key(s, keys[m]), os_undo(s, &moves[m]);
+        os_child_key(r, s, p, runs, &moves[m], keys[m]);
         __builtin_prefetch(&t->slots[(size_t)os_hash(keys[m]) & mask]);
     }
-    s->full = full;
 }
 
 static int os_table(Core *core, long budget, PyObject *owner, OneSuit **out) {
@@ -230,6 +105,15 @@ void onesuit_free(OneSuit *t) {
     PyMem_RawFree(t);
 }
 
+/* a position met for the first time in this call: its slot filled, and kept in mine */
+static int os_meet(OneSuit *t, size_t slot, const uint64_t *k) {
+    if (grow((void **)&t->mine, &t->cap_mine, t->nmine + 1, sizeof *t->mine) < 0) return -1;
+    Slot *e = &t->slots[slot];
+    e->k[0] = k[0], e->k[1] = k[1], e->k[2] = k[2], e->gen = t->gen;
+    t->mine[t->nmine++] = (uint32_t)slot;
+    return 0;
+}
+
 /* Decide the one-suit position ``part`` (no reshuffle left) within ``budget`` positions generated:
  * OS_WINNABLE, OS_NOT_WINNABLE or OS_UNKNOWN (the numbers of suits.c's verdicts), -2 when not covered
  * (give-backs, autoplay, a reshuffle left, not one suit), -1 on an error. *nodes gets the positions
@@ -243,22 +127,7 @@ int onesuit_decide(Core *core, const State *part, long budget, int prune, PyObje
     if (core->give_backs || core->autoplay || part->resh != 0) return -2;
     Rules r = {-1, core->wrap, core->limit, core->between, core->hold};
     OS s;
-    memset(&s, 0, sizeof s);
-    for (int i = 0; i < NPILES; i++) {
-        if (part->len[i] > OS_MAXP) return -2;
-        for (int j = 0; j < part->len[i]; j++) {
-            int card = part->c[i][j], suit = card / 13;
-            if (r.suit < 0) r.suit = suit;
-            if (suit != r.suit) return -2;
-            os_push(&s, i, card % 13 + 1);
-        }
-    }
-    for (int i = 0; i < 4; i++) {
-        if (i == r.suit) continue;
-        if (part->up[i] != KING || part->down[i] != ACE || part->held[i]) return -2;
-    }
-    if (r.suit < 0) return -2;
-    s.up = part->up[r.suit], s.down = part->down[r.suit], s.held = part->held[r.suit];
+    if (os_read(part, &r, &s) < 0) return -2;
     if (s.up == KING && s.down == ACE) return OS_WINNABLE;
     State full;
     int card;
@@ -277,10 +146,7 @@ int onesuit_decide(Core *core, const State *part, long budget, int prune, PyObje
     int verdict = -1;
     long made = 0;
     size_t nmoves = 0, depth = 0;
-    if (grow((void **)&t->mine, &t->cap_mine, 1, sizeof *t->mine) < 0) goto done;
-    t->slots[slot].k[0] = k[0], t->slots[slot].k[1] = k[1], t->slots[slot].k[2] = k[2];
-    t->slots[slot].gen = t->gen;
-    t->mine[t->nmine++] = (uint32_t)slot;
+    if (os_meet(t, slot, k) < 0) goto done;
     for (;;) {
         /* a new position at ``depth``: its moves go into t->moves from ``first`` to ``end`` */
         if (grow((void **)&t->moves, &t->cap_moves, nmoves + MAXMOVES_OS, sizeof *t->moves) < 0 ||
@@ -300,7 +166,6 @@ int onesuit_decide(Core *core, const State *part, long budget, int prune, PyObje
                 Frame *f = &t->moves[lv->next++];
                 if (++made > budget) { verdict = OS_UNKNOWN; goto done; }
                 os_do(&r, &s, f);
-                os_sync(&s, r.suit);
                 if (s.up == KING && s.down == ACE) {
                     verdict = OS_WINNABLE;
                     if (line != NULL) {  /* the moves of each depth's current child */
@@ -315,21 +180,17 @@ int onesuit_decide(Core *core, const State *part, long budget, int prune, PyObje
                     goto done;
                 }
                 k[0] = child[0], k[1] = child[1], k[2] = child[2];
-                if (os_find(t, k, &slot)) { os_undo(&s, f), os_sync(&s, r.suit); continue; }
-                if (grow((void **)&t->mine, &t->cap_mine, t->nmine + 1, sizeof *t->mine) < 0) goto done;
-                t->slots[slot].k[0] = k[0], t->slots[slot].k[1] = k[1], t->slots[slot].k[2] = k[2];
-                t->slots[slot].gen = t->gen;
-                t->mine[t->nmine++] = (uint32_t)slot;
+                if (os_find(t, k, &slot)) { os_undo(&r, &s, f); continue; }
+                if (os_meet(t, slot, k) < 0) goto done;
                 unsigned piles = f->src < NPILES && f->dst < NPILES ? 1u << f->src | 1u << f->dst : ALL_PILES;  /* witness_in */
-                if (s.full && witness_in(core, s.full, &card, piles) >= 0) { os_undo(&s, f), os_sync(&s, r.suit); continue; }
+                if (s.full && witness_in(core, s.full, &card, piles) >= 0) { os_undo(&r, &s, f); continue; }
                 depth++;
                 break;
             }
             if (depth == 0) { verdict = OS_NOT_WINNABLE; goto done; }
             nmoves = lv->first;
             depth--;
-            os_undo(&s, &t->moves[t->levels[depth].next - 1]);
-            os_sync(&s, r.suit);
+            os_undo(&r, &s, &t->moves[t->levels[depth].next - 1]);
         }
     }
 done:
