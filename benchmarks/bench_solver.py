@@ -137,19 +137,20 @@ def recorded(path: Path) -> dict[tuple[str, str], int]:
     return {(e["profile"], e["code"]): e["nodes"] for e in entries if e["verdict"] == "unknown"}
 
 
-_SEEN: dict[str, tuple[int, int, int]] = {}
+_SEEN: dict[str, tuple[int, int, int, int, int]] = {}
 
 
 def decider(profile: str) -> str:
-    """What onesuit.c did since the last call (questions, decided, positions), when it is on."""
+    """What onesuit.c did since the last call (questions, decided, positions; those that ran out of their budget
+    and their positions), when it is on."""
     core = fast.core_for(get_profile(profile), fast.COMPILED)
     if not search.SUIT_DECIDE_NODES or core is None:
         return ""
     now = core.onesuit_counts()
-    before = _SEEN.get(profile, (0, 0, 0))
+    before = _SEEN.get(profile, (0, 0, 0, 0, 0))
     _SEEN[profile] = now
-    calls, done, made = (a - b for a, b in zip(now, before, strict=True))
-    return f"  onesuit {calls:,} asked, {done:,} decided, {made:,} positions"
+    calls, done, made, spent, wasted = (a - b for a, b in zip(now, before, strict=True))
+    return f"  onesuit {calls:,} asked, {done:,} decided, {made:,} positions ({spent:,} ran out, in {wasted:,})"
 
 
 def decided(path: Path, count: int, seconds: float, way: str, half: str = "all", skip: int = 0) -> int:

@@ -98,10 +98,15 @@ def test_the_decider_refuses_what_it_does_not_cover() -> None:
 
 
 def test_a_spent_budget_answers_unknown() -> None:
+    """A question out of its budget is ``unknown``, and onesuit_counts counts it and its positions apart."""
+    core = core_of("hoffmann-1892")
     for seed in range(200):
         pos = one_suit_position(seed, "hoffmann-1892", most=20)
-        verdict, made, _ = core_of("hoffmann-1892").onesuit(pos, 5, False)
-        assert made <= 6
+        before = core.onesuit_counts()
+        verdict, made, _ = core.onesuit(pos, 5, False)
+        after = core.onesuit_counts()
+        assert made <= 6 and after[0] == before[0] + 1 and after[2] == before[2] + made
+        assert after[3:] == ((before[3] + 1, before[4] + made) if verdict == "unknown" else before[3:])
         if verdict == "unknown":
             return
     raise AssertionError("no position of 20 cards needs more than 5 positions")

@@ -292,7 +292,7 @@ void os_child_key(const Rules *r, const OS *s, const Run *p, int n, const Frame 
 int onesuit_decide(Core *core, const State *part, long budget, int prune, PyObject *owner, long *nodes, Act **line,
                    size_t *nline);
 void onesuit_free(struct OneSuit *t);
-void onesuit_counts(const Core *core, long *calls, long *decided, long *nodes);
+void onesuit_counts(const Core *core, long *calls, long *decided, long *nodes, long *unknown, long *unknown_nodes);
 
 /* -- suits.c, search.c, methods.c ---------------------------------------------------------------- */
 int suit_lost(Core *core, const Relax *r, const State *s, const Plan *plan, long *nodes, unsigned known, unsigned *alive);

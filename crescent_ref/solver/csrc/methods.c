@@ -284,15 +284,15 @@ static PyObject *Core_onesuit(Core *self, PyObject *args) {
 }
 
 static PyObject *Core_onesuit_counts(Core *self, PyObject *unused) {
-    long calls, decided, nodes;
+    long calls, decided, nodes, unknown, unknown_nodes;
     (void)unused;
-    onesuit_counts(self, &calls, &decided, &nodes);
-    return Py_BuildValue("(lll)", calls, decided, nodes);
+    onesuit_counts(self, &calls, &decided, &nodes, &unknown, &unknown_nodes);
+    return Py_BuildValue("(lllll)", calls, decided, nodes, unknown, unknown_nodes);
 }
 
 PyMethodDef Core_methods[] = {
     {"onesuit", (PyCFunction)Core_onesuit, METH_VARARGS, "onesuit.c: a one-suit position decided alone"},
-    {"onesuit_counts", (PyCFunction)Core_onesuit_counts, METH_NOARGS, "onesuit.c's questions, decided, positions"},
+    {"onesuit_counts", (PyCFunction)Core_onesuit_counts, METH_NOARGS, "onesuit.c's questions, decided, positions; unknown, their positions"},
     {"pile_moves", (PyCFunction)Core_pile_moves, METH_O, "movegen.pile_moves"},
     {"foundation_moves", (PyCFunction)Core_foundation_moves, METH_O, "movegen.foundation_moves"},
     {"status", (PyCFunction)Core_status, METH_O, "game.status_of"},

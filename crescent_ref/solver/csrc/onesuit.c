@@ -37,7 +37,8 @@ typedef struct OneSuit {
     struct Frame *moves; size_t cap_moves;     /* the depth-first stack's moves */
     uint64_t (*keys)[3]; size_t cap_keys;      /* and the key of each one's child (the same index) */
     struct Level *levels; size_t cap_levels;   /* per depth: its moves' range and the next one */
-    long calls, decided, nodes; /* counters, read by Core.onesuit_counts */
+    long calls, decided, nodes;         /* counters, read by Core.onesuit_counts */
+    long unknown, unknown_nodes;        /* the questions that ran out of their budget, and their positions */
 } OneSuit;
 
 static inline uint64_t os_hash(const uint64_t *k) {
@@ -199,13 +200,16 @@ done:
         t->lost += t->nmine;
     }
     if (verdict == OS_WINNABLE || verdict == OS_NOT_WINNABLE) t->decided++;
+    if (verdict == OS_UNKNOWN) t->unknown++, t->unknown_nodes += made;
     t->nodes += made;
     *nodes = made;
     return verdict;
 }
 
-/* what the decider did so far on this core: questions, those decided, positions generated */
-void onesuit_counts(const Core *core, long *calls, long *decided, long *nodes) {
+/* what the decider did so far on this core: questions, those decided, positions generated, and of those the
+ * questions that ran out of their budget (``unknown``: a verdict that prunes nothing) and their positions */
+void onesuit_counts(const Core *core, long *calls, long *decided, long *nodes, long *unknown, long *unknown_nodes) {
     const OneSuit *t = core->onesuit;
     *calls = t ? t->calls : 0, *decided = t ? t->decided : 0, *nodes = t ? t->nodes : 0;
+    *unknown = t ? t->unknown : 0, *unknown_nodes = t ? t->unknown_nodes : 0;
 }
