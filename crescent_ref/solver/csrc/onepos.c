@@ -84,6 +84,7 @@ int os_read(const State *part, Rules *r, OS *s) {
         if (i != r->suit && (part->up[i] != KING || part->down[i] != ACE || part->held[i])) return -1;
     if (r->suit < 0) return -1;
     s->up = part->up[r->suit], s->down = part->down[r->suit], s->held = part->held[r->suit];
+    s->base = r->suit * 13 - 1;
     return 0;
 }
 

@@ -134,7 +134,7 @@ int onesuit_decide(Core *core, const State *part, long budget, int prune, PyObje
     int card;
     if (prune) {  /* the locked-card rule reads the core's State: kept in step, move by move */
         copy_state(&full, part);
-        s.full = &full, s.base = r.suit * 13 - 1;
+        s.full = &full;
         if (witness(core, &full, &card) >= 0) return OS_NOT_WINNABLE;
     }
     OneSuit *t;

@@ -142,6 +142,18 @@ static void make_child(const Core *core, const Table *t, const State *s, const K
     ch->passed = s->resh == ch->c.resh && !homes ? ALL_PILES & ~dirty : 0;
 }
 
+/* the marks a queued node's Packed header keeps for its expansion (the header lies at any byte): the suits whose
+ * one-suit question is its parent's (alive) and the piles whose locked-card verdict is (passed) */
+static void marks_put(Table *t, uint32_t node, uint8_t known, uint16_t passed) {
+    unsigned char *h = t->states + t->nodes[node].state;
+    memcpy(h + offsetof(Packed, alive), &known, sizeof known), memcpy(h + offsetof(Packed, passed), &passed, sizeof passed);
+}
+
+static void marks_of(const Table *t, uint32_t node, uint8_t *known, uint16_t *passed) {
+    const unsigned char *h = t->states + t->nodes[node].state;
+    memcpy(known, h + offsetof(Packed, alive), sizeof *known), memcpy(passed, h + offsetof(Packed, passed), sizeof *passed);
+}
+
 /* the child ``ch`` of node ``at`` by its k-th step recorded and queued when new: 1 with *won set when it is
  * won, else -1 (error) or 0 */
 static int add_child(Table *t, uint32_t at, int k, const Child *ch, unsigned alive, const Plan *plan, long *nodes,
@@ -154,10 +166,7 @@ static int add_child(Table *t, uint32_t at, int k, const Child *ch, unsigned ali
     t->nodes[child].parent = at, t->nodes[child].step = (uint16_t)k;
     if (is_won(&ch->c)) { *won = (uint32_t)child; return 1; }
     if (pack(t, &t->nodes[child], &ch->c, &ch->order) < 0) return -1;
-    unsigned char *h = t->states + t->nodes[child].state;  /* its Packed header, at any byte */
-    uint8_t known = (uint8_t)(alive & ~ch->touched);
-    uint16_t passed = (uint16_t)ch->passed;
-    memcpy(h + offsetof(Packed, alive), &known, sizeof known), memcpy(h + offsetof(Packed, passed), &passed, sizeof passed);
+    marks_put(t, (uint32_t)child, (uint8_t)(alive & ~ch->touched), (uint16_t)ch->passed);
     Queued q = {score(&ch->c, &plan->p) + noise(&plan->p, ch->key, ch->keylen), (*ticks)++, (uint32_t)child};
     return heap_push(t, q) < 0 ? -1 : 0;
 }
@@ -200,8 +209,7 @@ static int run_search(Core *core, Table *t, const State *start, const Plan *plan
         unpack(t, &t->nodes[q.node], &s);
         uint8_t known;
         uint16_t passed;
-        const unsigned char *h = t->states + t->nodes[q.node].state;
-        memcpy(&known, h + offsetof(Packed, alive), sizeof known), memcpy(&passed, h + offsetof(Packed, passed), sizeof passed);
+        marks_of(t, q.node, &known, &passed);
         int skip = skipped(core, t, &t->nodes[q.node], &s, plan, nodes, moves, &nmoves, known, passed, &alive);
         if (skip < 0) goto done;
         if (skip) continue;
