@@ -9,6 +9,12 @@ Chromium), so ``-m "not browser"`` leaves them out.
 The tests listed in noxfile.py's ``EVERY_PYTHON`` (each with the reason it is there: what can behave
 differently on another interpreter) are marked ``every_python``. CI runs the whole suite on 3.11 and
 these on 3.12 and 3.13 (noxfile.py, which passes the same list to pytest by path).
+
+PyYAML is imported here, before any test runs pytest in process. Pytester's in-process runs put
+``sys.modules`` back as it was before them: a yaml first imported inside such a run is dropped
+afterwards, and importing it again rebuilds the package around the C extension it cannot reload
+(``yaml._yaml``), after which every load fails ("could not determine a constructor for the tag
+None"). Whether a worker met this depended on which test it ran first.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import ast
 from pathlib import Path
 
 import pytest
+import yaml  # noqa: F401 (imported before any in-process pytest run: see the docstring)
 from hypothesis import settings
 
 pytest_plugins = ["pytester"]
