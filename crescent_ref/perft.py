@@ -22,8 +22,17 @@ def actions(game: Game) -> list[Action]:
     return moves
 
 
+MAX_DEPTH = 20  # deeper counts never finish (each level multiplies them by 10 to 13), and the recursion would overflow
+
+
 def perft(game: Game, depth: int) -> int:
-    """Leaves at ``depth``; the game is left as it was."""
+    """Leaves at ``depth`` (0 to MAX_DEPTH; ValueError otherwise); the game is left as it was."""
+    if not 0 <= depth <= MAX_DEPTH:
+        raise ValueError(f"perft needs a depth of 0 to {MAX_DEPTH}, got {depth}")
+    return _perft(game, depth)
+
+
+def _perft(game: Game, depth: int) -> int:
     if depth == 0:
         return 1
     todo = actions(game)
@@ -36,7 +45,7 @@ def _child_count(game: Game, action: Action, depth: int) -> int:
     position, history, selected = game.position, game.history, game.selected
     game.history = []
     game.apply(action)
-    count = perft(game, depth)
+    count = _perft(game, depth)
     game.position, game.history, game.selected = position, history, selected
     return count
 
@@ -48,7 +57,7 @@ def divide(game: Game, depth: int) -> dict[str, int]:
 
 def divide_items(game: Game, depth: int) -> Iterator[tuple[str, int]]:
     """``divide`` one first action at a time (for a progress bar); the game is left as it was."""
-    if depth < 1:
-        raise ValueError(f"divide needs a depth of 1 or more, got {depth}")
+    if not 1 <= depth <= MAX_DEPTH:
+        raise ValueError(f"divide needs a depth of 1 to {MAX_DEPTH}, got {depth}")
     for action in actions(game):
         yield str(action), _child_count(game, action, depth - 1)

@@ -249,7 +249,9 @@ def test_bad_input_is_one_quoting_line_and_exit_2(
 
 @pytest.mark.parametrize(
     "argv",
-    [[], ["dance"], ["play", "--code", CODE], ["play", "--profile", "app", "--code", CODE, "--lang", "fr"]],
+    [[], ["dance"], ["play", "--code", CODE], ["play", "--profile", "app", "--code", CODE, "--lang", "fr"],
+     ["perft", "--code", CODE, "--depth", "-1"], ["perft", "--code", CODE, "--depth", "21"],
+     ["perft", "--code", CODE, "--depth", "99999999999"]],
 )
 def test_bad_arguments_exit_2_with_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from crescent_ref.arguments import positive
 from crescent_ref.commands.common import OK, load_game
-from crescent_ref.perft import actions, divide_items, perft
+from crescent_ref.perft import MAX_DEPTH, actions, divide_items, perft
 from crescent_ref.progress import progress
 
 
@@ -15,8 +16,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     given = parser.add_mutually_exclusive_group(required=True)
     given.add_argument("--code", help="a game code (dealt, with the profile's autoplay)")
     given.add_argument("--position", help="a position text")
-    parser.add_argument("--depth", type=int, default=3, help="sequence length")
+    parser.add_argument("--depth", type=depth, default=3, help=f"sequence length (0 to {MAX_DEPTH})")
     parser.add_argument("--divide", action="store_true", help="split the count by first action")
+
+
+def depth(text: str) -> int:
+    """An argparse type: a perft depth, 0 to MAX_DEPTH (a deeper count never finishes)."""
+    number = int(positive(int, zero=True)(text))
+    if number > MAX_DEPTH:
+        wanted = f"a depth of 0 to {MAX_DEPTH} (counts grow tenfold a level)"
+        raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}")
+    return number
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,7 +16,7 @@ from conformance.adapters.reference import ReferenceAdapter
 from conformance.adapters.stdio import StdioAdapter
 from conformance.explore.perft import PerftCase, adapter_divide, adapter_perft, cases, check
 from crescent_ref.game import Game
-from crescent_ref.perft import divide, perft
+from crescent_ref.perft import MAX_DEPTH, divide, perft
 from crescent_ref.spec_files import spec_dir
 
 SPY = Path(__file__).resolve().parents[1] / "conformance" / "fakes" / "pipe_spy.py"
@@ -59,6 +59,16 @@ def test_depth_zero_is_one_and_divide_needs_depth() -> None:
     assert perft(game, 0) == 1
     with pytest.raises(ValueError, match="depth of 1"):
         divide(game, 0)
+
+
+@pytest.mark.parametrize("depth", [-1, MAX_DEPTH + 1])
+def test_a_depth_out_of_range_is_refused_before_any_count(depth: int) -> None:
+    """A negative depth never reached 0 (the recursion overflowed: a kit bug's traceback in the CLI)."""
+    game = Game.from_text(CASES[0].profile, CASES[0].position)
+    with pytest.raises(ValueError, match=f"0 to {MAX_DEPTH}, got {depth}"):
+        perft(game, depth)
+    with pytest.raises(ValueError, match=f"1 to {MAX_DEPTH}, got {depth}"):
+        divide(game, depth)
 
 
 class ListsGarbage(ReferenceAdapter):
