@@ -30,9 +30,15 @@ class Command:
     run: Callable[[argparse.Namespace], int]
 
 
-def selection_options(p: argparse.ArgumentParser) -> None:
-    """--scenarios, --profile, --id: which scenarios a command takes."""
+def scenario_files_option(p: argparse.ArgumentParser) -> None:
+    """--scenarios: extra scenario files beside the corpus (a command that reads the whole corpus: lint)."""
     p.add_argument("--scenarios", action="append", type=Path, default=[], help="extra scenario folder or file")
+
+
+def selection_options(p: argparse.ArgumentParser) -> None:
+    """--scenarios, --profile, --id: which scenarios a command takes (read alike by every command that
+    offers them: conformance.adapters.session.check_selection and plan)."""
+    scenario_files_option(p)
     p.add_argument(
         "--profile",
         action="append",
