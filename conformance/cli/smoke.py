@@ -11,7 +11,7 @@ from conformance.contract import Contract
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
 from conformance.judging.explain import explaining_deviation
-from conformance.judging.report import replay_command
+from conformance.judging.report import outcome, replay_command
 from conformance.judging.runner import Result, judge, why_skip
 from conformance.wording import fault_hints
 
@@ -116,20 +116,26 @@ def _smoke_plan(contract: Contract) -> dict[str, list[tuple[Scenario, str]]]:
     return chosen
 
 
-def _line(r: Result, hints: dict[str, str | None]) -> str:
-    verdict = "expected" if r.expected_failure else r.verdict
+def _line(r: Result, hints: dict[str, str | None], width: int) -> str:
+    """One scenario's row, its outcome worded as ``run``, ``report`` and ``compare`` word it (report.outcome)."""
     detail = r.detail or (r.failure and str(r.failure.mismatches[0])) or ""
     if r.expected_failure:
-        detail = f"known difference: {r.expected_failure}"
-    line = f"  {verdict:<8} {r.key:<36} {detail}"
+        listed = f"known difference: {r.expected_failure}"
+        detail = f"{listed}, but it passed (the list is strict)" if r.verdict == "passed" else listed
+    line = f"  {_outcome(r):<{width}} {r.key:<36} {detail}"
     if hints.get(r.key):
         line += f"\n           a declared deviation would explain it: {hints[r.key]}"
     return line
 
 
+def _outcome(r: Result) -> str:
+    return outcome({"verdict": r.verdict, "expected_failure": r.expected_failure})
+
+
 def _smoke_verdict(results: list[Result], hints: dict[str, str | None]) -> int:
+    width = max([8, *(len(_outcome(r)) for r in results)])
     for r in results:
-        print(_line(r, hints))
+        print(_line(r, hints, width))
     good = sum((r.verdict == "passed") != bool(r.expected_failure) for r in results)  # an expected pass is bad
     if results and not good:
         print(

@@ -133,7 +133,22 @@ def test_smoke_takes_expectations_and_names_the_deviation_that_explains_a_failur
     known = tmp_path / "known.yaml"
     known.write_text("deviations:\n" + "".join(f"  {key}: no reshuffles\n" for key in bad), encoding="utf-8")
     assert main(["smoke", "--impl", "declaring:no_reshuffles_undeclared", "--expectations", str(known)]) == 0
-    assert f"{len(bad)} known differences" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"{len(bad)} known differences" in out
+    assert all(any(line.split()[:3] == ["expected", "failure", key] for line in out.splitlines()) for key in bad)
+
+
+def test_smoke_words_a_listed_scenario_that_passes_as_run_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A known difference that passes is an unexpected pass (strict), in smoke as in run and report."""
+    assert main(["smoke"]) == 0
+    key = next(line.split()[1] for line in capsys.readouterr().out.splitlines() if line.startswith("  passed"))
+    known = tmp_path / "known.yaml"
+    known.write_text(f"deviations:\n  {key}: said to differ\n", encoding="utf-8")
+    assert main(["smoke", "--expectations", str(known)]) == 1
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if key in line]
+    assert rows[0][:3] == ["unexpectedly", "passed", key] and "it passed (the list is strict)" in " ".join(rows[0])
 
 
 # --- perft -----------------------------------------------------------------------------------------
