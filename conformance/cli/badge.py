@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from conformance.cli.common import Command, make_folder
+from conformance.cli.common import Command, make_folder, profile_name
 from conformance.files import write_atomic
 
 
@@ -14,7 +14,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path, help="the JSON report")
     p.add_argument("--out", type=Path, default=Path("crescent-badge.svg"),
                    help="the SVG file (with --each-profile: a folder)")  # fmt: skip
-    p.add_argument("--profile", help="count only this profile (a base takes its variants too)")
+    p.add_argument("--profile", type=profile_name, help="count only this profile (a base takes its variants too)")
     p.add_argument("--each-profile", action="store_true", help="one badge per base profile, crescent-<base>.svg")
     p.add_argument("--label", default="crescent", help="the badge's left-hand text")
 

@@ -6,12 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from conformance.cli.common import Command
+from conformance.cli.common import Command, profile_name
 from conformance.contract.expectations import Expectations, load_expectations
 from conformance.logs.check import LogVerdict, check_log
 from conformance.logs.read import LogError, read_log
 from conformance.logs.report import format_verdict
-from crescent_ref.profiles import get_profile
 from crescent_ref.progress import progress
 
 OK, DIVERGES, BAD_INPUT = 0, 1, 2
@@ -20,7 +19,9 @@ OK, DIVERGES, BAD_INPUT = 0, 1, 2
 def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``check-log``."""
     p.add_argument("logs", nargs="+", type=Path, metavar="FILE", help="game logs (JSON lines, spec/game-log.md)")
-    p.add_argument("--profile", help="judge every log in this profile instead of the one its header names")
+    p.add_argument(
+        "--profile", type=profile_name, help="judge every log in this profile instead of the one its header names"
+    )
     p.add_argument(
         "--as-scenario",
         type=Path,
@@ -36,8 +37,6 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def _check_log(args: argparse.Namespace) -> int:
-    if args.profile:
-        get_profile(args.profile)  # a bad name is bad input, said once
     if args.as_scenario and len(args.logs) != 1:
         print("check-log: --as-scenario takes exactly one log", file=sys.stderr)
         return BAD_INPUT

@@ -14,8 +14,9 @@ from conformance.adapters.pipes import MAX_LINE
 from conformance.adapters.session import make_adapter
 from conformance.contract import Contract, load_expectations
 from crescent_ref.arguments import non_blank, positive
-from crescent_ref.errors import CrescentError
+from crescent_ref.errors import CrescentError, NotationError
 from crescent_ref.exits import FAILED
+from crescent_ref.profiles import get_profile
 
 __all__ = ["positive"]  # kept importable from here
 
@@ -33,6 +34,17 @@ class Command:
 def scenario_files_option(p: argparse.ArgumentParser) -> None:
     """--scenarios: extra scenario files beside the corpus (a command that reads the whole corpus: lint)."""
     p.add_argument("--scenarios", action="append", type=Path, default=[], help="extra scenario folder or file")
+
+
+def profile_name(text: str) -> str:
+    """An argparse type: a profile's name (base, or base+variants) that exists; the same words as ``run``'s
+    for one that does not, read before anything is started. Whether the implementation declares it is
+    another question, answered by its contract."""
+    try:
+        get_profile(text)
+    except NotationError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
 
 
 def selection_options(p: argparse.ArgumentParser) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conformance.adapter import Adapter
-from conformance.cli.common import Command, adapter_options, nothing_judged, open_adapter, positive
+from conformance.cli.common import Command, adapter_options, nothing_judged, open_adapter, positive, profile_name
 from conformance.contract.expectations import fuzz_rules, load_expectations
 
 EPILOG = """\
@@ -36,7 +36,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     adapter_options(p)
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.epilog = EPILOG
-    p.add_argument("--profile", default="app", help="the profile to play (base or base+variants)")
+    p.add_argument("--profile", type=profile_name, default="app", help="the profile to play (base or base+variants)")
     p.add_argument("--games", type=positive(int),
                    help="most games to play (default 300; no limit with --seconds alone)")  # fmt: skip
     p.add_argument("--examples", dest="games", type=positive(int), help=argparse.SUPPRESS)  # the old name of --games

@@ -13,6 +13,7 @@ from conformance.cli.common import (
     nothing_judged,
     open_adapter,
     positive,
+    profile_name,
 )
 from conformance.contract import Contract
 from conformance.explore.winnable import CodeCheck
@@ -25,7 +26,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``winnable``."""
     adapter_options(p)
     contract_options(p, "file of known differences; a code is keyed winnable/<code>[profile] (strict)")
-    p.add_argument("--profile", default="app", help="the profile the deals are played in (default: app)")
+    p.add_argument(
+        "--profile", type=profile_name, default="app", help="the profile the deals are played in (default: app)"
+    )
     p.add_argument("--codes", nargs="+", required=True, help="the game codes claimed winnable")
     p.add_argument("--seconds", type=positive(float), default=30.0, help="the solver's time budget per code")
     p.add_argument("--nodes", type=positive(int), default=Budget().nodes,

@@ -1,5 +1,7 @@
-"""--profile and --id mean the same in every command that offers them (``run`` and ``list``), and a command
-offers only the selection it honours (``lint`` reads the whole corpus: --scenarios alone)."""
+"""--profile and --id mean the same in every command that offers them (``run`` and ``list``), a command
+offers only the selection it honours (``lint`` reads the whole corpus: --scenarios alone), and a profile
+name that does not exist is the same user error wherever a command takes one (``winnable``, ``fuzz``,
+``check-log``, ``badge``: before anything is read or started)."""
 
 from __future__ import annotations
 
@@ -38,6 +40,10 @@ def test_list_shows_the_pairs_run_would_play(options: tuple[str, ...], capsys: p
         (["list", "--profile", "nosuch"], "unknown base profile 'nosuch'"),
         (["list", "--id", "nosuch-001"], "no scenario has the id(s) 'nosuch-001'"),
         (["lint", "--profile", "app"], "unrecognized arguments: --profile app"),
+        (["winnable", "--profile", "nosuch", "--codes", "CR1-N-AAAAAAB"], "unknown base profile 'nosuch'"),
+        (["fuzz", "--profile", "app+nosuch", "--games", "1"], "unknown variant 'nosuch'"),
+        (["check-log", "--profile", "nosuch", "any.jsonl"], "unknown base profile 'nosuch'"),
+        (["badge", "any.json", "--profile", "nosuch"], "unknown base profile 'nosuch'"),
         (["lint", "--id", "autoplay-001"], "unrecognized arguments: --id autoplay-001"),
     ],
 )
