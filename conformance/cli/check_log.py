@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from conformance.cli.common import Command, profile_name
+from conformance.cli.common import Command, check_expectations, profile_name
 from conformance.contract.expectations import Expectations, load_expectations
 from conformance.logs.check import LogVerdict, check_log
 from conformance.logs.read import LogError, read_log
@@ -40,6 +40,7 @@ def _check_log(args: argparse.Namespace) -> int:
     if args.as_scenario and len(args.logs) != 1:
         print("check-log: --as-scenario takes exactly one log", file=sys.stderr)
         return BAD_INPUT
+    check_expectations(args)
     expectations = load_expectations(args.expectations)
     logs = progress(args.logs, "logs", total=len(args.logs), quiet=args.quiet)
     codes = [_one(path, args, expectations) for path in logs]

@@ -101,6 +101,28 @@ def contract_options(p: argparse.ArgumentParser, expectations: str = "") -> None
     p.add_argument("--label", default="", help="a name for this run of the implementation (reports, matrix columns)")
 
 
+def check_expectations(args: argparse.Namespace) -> None:
+    """Check the keys of the expectations file (when one is given) that name a scenario or a perft case against
+    the corpus (with ``--scenarios``) and spec/perft/, the same in every command that reads the file: a key
+    naming nothing is bad input (the file, its line, the key), said before any implementation is started.
+    Keys of logs, codes and fuzz rules may name another run's and are not checked.
+
+    Raises:
+        ScenarioError: the file cannot be read, or the first key that names nothing.
+    """
+    path = getattr(args, "expectations", None)
+    if not path:
+        return
+    from conformance.corpus.load import load_corpus
+    from conformance.explore.perft import cases
+
+    expectations = load_expectations(path)
+    errors = expectations.unknown(load_corpus(getattr(args, "scenarios", None) or []))
+    errors += expectations.unknown_perft((case.name, case.profile) for case in cases())
+    if errors:
+        raise errors[0]
+
+
 def contract_of(args: argparse.Namespace, info: Info) -> Contract:
     """The contract of this command: the handshake's declarations, the expectations file, label and command.
 

@@ -7,7 +7,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conformance.adapter import Adapter
-from conformance.cli.common import Command, adapter_options, nothing_judged, open_adapter, positive, profile_name
+from conformance.cli.common import (
+    Command,
+    adapter_options,
+    check_expectations,
+    nothing_judged,
+    open_adapter,
+    positive,
+    profile_name,
+)
 from conformance.contract.expectations import fuzz_rules, load_expectations
 
 EPILOG = """\
@@ -61,6 +69,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     from conformance.explore.fuzz import CORNERS, FuzzConfig, Ignore, fuzz
     from crescent_ref.errors import NotationError
 
+    check_expectations(args)
     ignore = Ignore.parse(args.ignore + fuzz_rules(load_expectations(args.expectations)))
     unknown = sorted(set(args.corner) - {c.name for c in CORNERS})
     if unknown:

@@ -8,6 +8,7 @@ from conformance.adapter import Adapter, AdapterError, RuleError, Skip
 from conformance.cli.common import (
     Command,
     adapter_options,
+    check_expectations,
     contract_of,
     contract_options,
     nothing_judged,
@@ -31,6 +32,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def _perft(args: argparse.Namespace) -> int:
     """Every perft case the implementation's profiles allow, up to --max-depth; one line a case."""
+    check_expectations(args)
     adapter = open_adapter(args)
     try:
         contract = contract_of(args, adapter.info())

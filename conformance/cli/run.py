@@ -23,6 +23,7 @@ from conformance.adapters.session import SelectionError, check_selection, plan
 from conformance.cli.common import (
     Command,
     adapter_options,
+    check_expectations,
     contract_of,
     contract_options,
     open_adapter,
@@ -30,7 +31,7 @@ from conformance.cli.common import (
     selection_options,
 )
 from conformance.contract import Contract
-from conformance.contract.expectations import load_expectations, write_expectations
+from conformance.contract.expectations import write_expectations
 from conformance.corpus.lint import lint_selected
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
@@ -86,10 +87,7 @@ def _run(args: argparse.Namespace) -> int:
         for flag, path in (("--report", args.report), ("--write-expectations", args.write_expectations)):
             if path:
                 check_writable(path, flag)
-        expectations = load_expectations(args.expectations)
-        unknown = expectations.unknown(load_corpus(args.scenarios))
-        if unknown:
-            raise unknown[0]
+        check_expectations(args)
         pairs = _selection(args)
     if pairs is None:
         return BAD_INPUT

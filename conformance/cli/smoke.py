@@ -6,7 +6,15 @@ import argparse
 
 from conformance.adapter import Adapter, AdapterError
 from conformance.adapters.replies import shown
-from conformance.cli.common import Command, adapter_options, contract_of, contract_options, nothing_judged, open_adapter
+from conformance.cli.common import (
+    Command,
+    adapter_options,
+    check_expectations,
+    contract_of,
+    contract_options,
+    nothing_judged,
+    open_adapter,
+)
 from conformance.contract import Contract
 from conformance.corpus.load import load_corpus
 from conformance.corpus.scenarios import Scenario
@@ -44,6 +52,7 @@ def handshake_line(contract: Contract) -> str:
 
 def _smoke(args: argparse.Namespace) -> int:
     """Handshake, then the first applicable scenario of each area in a profile the adapter claims."""
+    check_expectations(args)
     adapter = open_adapter(args)
     try:
         contract = contract_of(args, adapter.info())

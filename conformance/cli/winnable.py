@@ -8,6 +8,7 @@ from conformance.adapter import Adapter, AdapterError, RuleError, Skip
 from conformance.cli.common import (
     Command,
     adapter_options,
+    check_expectations,
     contract_of,
     contract_options,
     nothing_judged,
@@ -39,6 +40,7 @@ def _winnable(args: argparse.Namespace) -> int:
     """Solve each code on the reference, replay each winning line on the implementation, report."""
     from conformance.explore.winnable import summary
 
+    check_expectations(args)
     adapter = open_adapter(args)
     budget = Budget(nodes=args.nodes, seconds=args.seconds)
     try:

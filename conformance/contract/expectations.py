@@ -10,7 +10,9 @@ Format (YAML)::
 A listed scenario is an expected failure; if it passes, the run says so and fails (strict).
 ``crescent-conformance run``, ``smoke``, ``perft`` (keys ``perft/<case name>[profile]``), ``check-log``
 (keys ``log/<file name>``), ``fuzz`` (keys ``fuzz/KIND:VALUE``, its ``--ignore`` rules), ``winnable``
-and the pytest plugin read it.
+and the pytest plugin read it. Every command checks the scenario and perft keys against the corpus and
+spec/perft/ (``conformance.cli.common.check_expectations``; the plugin checks the scenario keys): a key
+naming nothing is bad input wherever the file is read.
 """
 
 from __future__ import annotations
@@ -81,9 +83,31 @@ class Expectations:
         ]
 
 
+    def unknown_perft(self, cases: Iterable[tuple[str, str]]) -> list[ScenarioError]:
+        """An error for every ``perft/`` key naming no case of ``cases`` ((name, profile) pairs), or a profile
+        the case has no counts for."""
+        profiles: dict[str, set[str]] = {}
+        for name, profile in cases:
+            profiles.setdefault(name, set()).add(profile)
+        return [
+            ScenarioError(self.file, self.lines.get(key), f"deviations/{key}", why)
+            for key in self.deviations
+            if key.startswith("perft/") and (why := _unknown_case(key.removeprefix("perft/"), profiles))
+        ]
+
+
+def _unknown_case(key: str, profiles: dict[str, set[str]]) -> str:
+    name, bracket, profile = key.partition("[")
+    if name not in profiles:
+        return f"no perft case has the name {name!r}"
+    if bracket and profile.rstrip("]") not in profiles[name]:
+        return f"perft case {name} has no counts in profile {profile.rstrip(']')!r}"
+    return ""
+
+
 def _unknown(key: str, profiles: dict[str, tuple[str, ...]]) -> str:
-    if key.startswith(("perft/", "fuzz/", "log/", "winnable/")):  # checked by the commands of those names
-        return ""
+    if key.startswith(("perft/", "fuzz/", "log/", "winnable/")):  # perft keys: unknown_perft; the others
+        return ""  # may name logs, codes or rules of other runs
     scenario_id, bracket, profile = key.partition("[")
     if scenario_id not in profiles:
         return f"no scenario has the id {scenario_id!r}"
