@@ -455,8 +455,13 @@ def _expectations(config: pytest.Config, scenarios: list[Scenario], check: bool)
     except CrescentError as err:
         raise pytest.UsageError(f"--crescent-expectations: {err}") from None
     unknown = expectations.unknown(scenarios) if check else []
+    if check and any(key.startswith("perft/") for key in expectations.deviations):
+        from conformance.explore.perft import cases
+
+        unknown += expectations.unknown_perft((case.name, case.profile) for case in cases())
     if unknown:
-        raise pytest.UsageError("--crescent-expectations names unknown scenarios:\n" + "\n".join(map(str, unknown)))
+        named = "--crescent-expectations names unknown scenarios or perft cases:\n"
+        raise pytest.UsageError(named + "\n".join(map(str, unknown)))
     return expectations
 
 

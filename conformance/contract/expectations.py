@@ -11,7 +11,7 @@ A listed scenario is an expected failure; if it passes, the run says so and fail
 ``crescent-conformance run``, ``smoke``, ``perft`` (keys ``perft/<case name>[profile]``), ``check-log``
 (keys ``log/<file name>``), ``fuzz`` (keys ``fuzz/KIND:VALUE``, its ``--ignore`` rules), ``winnable``
 and the pytest plugin read it. Every command checks the scenario and perft keys against the corpus and
-spec/perft/ (``conformance.cli.common.check_expectations``; the plugin checks the scenario keys): a key
+spec/perft/ (``conformance.cli.common.check_expectations``, and the pytest plugin): a key
 naming nothing is bad input wherever the file is read.
 """
 

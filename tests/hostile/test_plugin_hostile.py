@@ -90,6 +90,14 @@ def test_an_expectations_file_naming_unknown_scenarios_is_a_usage_error(kit: pyt
     assert "known.yaml:2: deviations/nosuch-001: no scenario has the id 'nosuch-001'" in result.stderr.str()
 
 
+def test_an_expectations_file_naming_an_unknown_perft_case_is_a_usage_error(kit: pytest.Pytester) -> None:
+    """The same check as every command's (conformance.cli.common.check_expectations)."""
+    (kit.path / "known.yaml").write_text("deviations:\n  autoplay-001: why\n  perft/nosuch: why\n", encoding="utf-8")
+    result = run(kit, "--crescent-impl", "reference", "--crescent-expectations", "known.yaml")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "known.yaml:3: deviations/perft/nosuch: no perft case has the name 'nosuch'" in result.stderr.str()
+
+
 def test_an_alias_bomb_in_an_expectations_file_is_refused_quickly(kit: pytest.Pytester) -> None:
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     lines += [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 10)}]" for n in range(1, 9)]
