@@ -18,7 +18,7 @@ naming nothing is bad input wherever the file is read.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -82,7 +82,6 @@ class Expectations:
             if (why := _unknown(key, profiles))
         ]
 
-
     def unknown_perft(self, cases: Iterable[tuple[str, str]]) -> list[ScenarioError]:
         """An error for every ``perft/`` key naming no case of ``cases`` ((name, profile) pairs), or a profile
         the case has no counts for."""
@@ -92,27 +91,29 @@ class Expectations:
         return [
             ScenarioError(self.file, self.lines.get(key), f"deviations/{key}", why)
             for key in self.deviations
-            if key.startswith("perft/") and (why := _unknown_case(key.removeprefix("perft/"), profiles))
+            if key.startswith("perft/") and (why := _naming_nothing(key.removeprefix("perft/"), profiles, CASE_WORDS))
         ]
 
 
-def _unknown_case(key: str, profiles: dict[str, set[str]]) -> str:
-    name, bracket, profile = key.partition("[")
-    if name not in profiles:
-        return f"no perft case has the name {name!r}"
-    if bracket and profile.rstrip("]") not in profiles[name]:
-        return f"perft case {name} has no counts in profile {profile.rstrip(']')!r}"
-    return ""
+SCENARIO_WORDS = ("no scenario has the id {name!r}", "scenario {name} does not run in profile {profile!r}")
+CASE_WORDS = ("no perft case has the name {name!r}", "perft case {name} has no counts in profile {profile!r}")
 
 
-def _unknown(key: str, profiles: dict[str, tuple[str, ...]]) -> str:
+def _unknown(key: str, profiles: Mapping[str, Collection[str]]) -> str:
     if key.startswith(("perft/", "fuzz/", "log/", "winnable/")):  # perft keys: unknown_perft; the others
         return ""  # may name logs, codes or rules of other runs
-    scenario_id, bracket, profile = key.partition("[")
-    if scenario_id not in profiles:
-        return f"no scenario has the id {scenario_id!r}"
-    if bracket and profile.rstrip("]") not in profiles[scenario_id]:
-        return f"scenario {scenario_id} does not run in profile {profile.rstrip(']')!r}"
+    return _naming_nothing(key, profiles, SCENARIO_WORDS)
+
+
+def _naming_nothing(key: str, known: Mapping[str, Collection[str]], words: tuple[str, str]) -> str:
+    """Why ``name`` or ``name[profile]`` names nothing of ``known`` (name -> its profiles), in ``words``; "" if
+    it names something."""
+    name, bracket, profile = key.partition("[")
+    profile = profile.rstrip("]")
+    if name not in known:
+        return words[0].format(name=name)
+    if bracket and profile not in known[name]:
+        return words[1].format(name=name, profile=profile)
     return ""
 
 
