@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from conformance.adapter import Adapter, AdapterError, RuleError, Skip
+from conformance.adapters.replies import shown
 from conformance.cli.common import (
     Command,
     adapter_options,
@@ -44,7 +45,8 @@ def _perft(args: argparse.Namespace) -> int:
         adapter.close()
     declared = contract.deviation_text()
     tail = f", {skipped} not applicable under the declared rules" if skipped else ""
-    lines += [f"perft: {checked} cases checked up to depth {args.max_depth}, {bad} unexpected results{tail}"]
+    lines += [f"perft of {shown(contract.title)}: {checked} cases checked up to depth {args.max_depth}, "
+              f"{bad} unexpected results{tail}"]  # fmt: skip
     lines += (
         [f"  (counts of deviated profiles from the reference under the declared rules: {declared})"] if declared else []
     )

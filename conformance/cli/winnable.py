@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from conformance.adapter import Adapter, AdapterError, RuleError, Skip
+from conformance.adapters.replies import shown
 from conformance.cli.common import (
     Command,
     adapter_options,
@@ -57,12 +58,12 @@ def _winnable(args: argparse.Namespace) -> int:
         if why is not None:
             held = check.finding == "won"
             bad += held
-            lines.append(f"{'UNEXPECTED PASS' if held else 'expected'}: {check} (known difference: {why})")
+            lines.append(f"{'UNEXPECTED PASS' if held else 'expected failure'}: {check} (known difference: {why})")
         else:
             bad += check.finding != "won"
             lines.append(str(check))
     print("\n".join(lines))
-    print(summary(checks))
+    print(summary(checks, shown(contract.title)))
     return FAILED if bad else OK
 
 

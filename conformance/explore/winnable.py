@@ -141,10 +141,11 @@ def check_codes(adapter: Adapter, profile: str, codes: Iterable[str], budget: Bu
     return [check_code(adapter, profile, code, budget) for code in codes]
 
 
-def summary(checks: list[CodeCheck]) -> str:
-    """One line: how many codes of each finding."""
+def summary(checks: list[CodeCheck], title: str = "") -> str:
+    """One line: how many codes of each finding (``title``: the implementation, as its contract names it)."""
     counts = {f: sum(c.finding == f for c in checks) for f in ("won", "not-won", "not-winnable", "unknown")}
-    return "winnable check: " + ", ".join(f"{n} {f}" for f, n in counts.items())
+    of = f" of {title}" if title else ""
+    return f"winnable check{of}: " + ", ".join(f"{n} {f}" for f, n in counts.items())
 
 
 def exit_code(checks: list[CodeCheck]) -> int:

@@ -14,6 +14,7 @@ from conformance.adapters.reference import ReferenceAdapter
 from conformance.adapters.stdio import StdioAdapter
 from conformance.cli import main
 from conformance.explore.winnable import CodeCheck, check_code, exit_code
+from crescent_ref import __version__
 from crescent_ref.solver import Budget
 from crescent_ref.state_json import game_state
 
@@ -57,7 +58,20 @@ def test_a_claim_on_a_deal_proved_not_winnable_is_false_and_says_why() -> None:
 def test_the_subcommand_reports_each_code(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["winnable", "--profile", "app", "--codes", EASY, "--nodes", "40000"]) == 0
     out = capsys.readouterr().out
-    assert f"{EASY} app: won" in out and "1 won, 0 not-won" in out
+    assert f"{EASY} app: won" in out and f"winnable check of crescent_ref {__version__}: 1 won, 0 not-won" in out
+
+
+def test_the_label_names_the_run_and_a_listed_code_is_worded_as_everywhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--label names the run in the summary (it was taken and never shown); a listed code that wins is an
+    unexpected pass, one that does not an expected failure (the words of run, smoke and perft)."""
+    known = tmp_path / "known.yaml"
+    known.write_text(f"deviations:\n  winnable/{EASY}: said to differ\n", encoding="utf-8")
+    argv = ["winnable", "--codes", EASY, "--nodes", "40000", "--label", "my-game 2.4"]
+    assert main([*argv, "--expectations", str(known)]) == 1
+    out = capsys.readouterr().out
+    assert f"UNEXPECTED PASS: {EASY} app: won" in out and "winnable check of my-game 2.4: 1 won" in out
 
 
 class SaysWonMovesNothing(ReferenceAdapter):

@@ -112,3 +112,14 @@ def test_over_stdio_a_node_and_its_leaves_go_in_few_writes(tmp_path: Path) -> No
         adapter.close()
     lines = (tmp_path / "sent").read_bytes().count(b"\n") - 1  # less the handshake
     assert calls > 300 and lines * 10 < calls, (lines, calls)
+
+
+def test_the_perft_command_names_the_implementation_or_its_label(capsys: pytest.CaptureFixture[str]) -> None:
+    """--label names the run in the summary line (it was taken and never shown)."""
+    from conformance.cli import main
+    from crescent_ref import __version__
+
+    assert main(["perft", "--max-depth", "1"]) == 0
+    assert f"perft of crescent_ref {__version__}: " in capsys.readouterr().out.splitlines()[-1]
+    assert main(["perft", "--max-depth", "1", "--label", "my-game 2.4"]) == 0
+    assert "perft of my-game 2.4: " in capsys.readouterr().out.splitlines()[-1]
