@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from conformance.cli.common import Command, check_expectations, profile_name
-from conformance.contract.expectations import Expectations, load_expectations
+from conformance.contract.expectations import Expectations
 from conformance.logs.check import LogVerdict, check_log
 from conformance.logs.read import LogError, read_log
 from conformance.logs.report import format_verdict
@@ -40,8 +40,7 @@ def _check_log(args: argparse.Namespace) -> int:
     if args.as_scenario and len(args.logs) != 1:
         print("check-log: --as-scenario takes exactly one log", file=sys.stderr)
         return BAD_INPUT
-    check_expectations(args)
-    expectations = load_expectations(args.expectations)
+    expectations = check_expectations(args)
     logs = progress(args.logs, "logs", total=len(args.logs), quiet=args.quiet)
     codes = [_one(path, args, expectations) for path in logs]
     if len(codes) > 1 and not args.quiet:

@@ -12,7 +12,8 @@ from pathlib import Path
 from conformance.adapter import RESTART_LIMIT, Adapter, Info
 from conformance.adapters.pipes import MAX_LINE
 from conformance.adapters.session import make_adapter
-from conformance.contract import Contract, load_expectations
+from conformance.contract import Contract, Expectations, load_expectations
+from conformance.contract.expectations import OTHER_KINDS
 from crescent_ref.arguments import non_blank, positive
 from crescent_ref.errors import CrescentError, NotationError
 from crescent_ref.exits import FAILED
@@ -101,35 +102,41 @@ def contract_options(p: argparse.ArgumentParser, expectations: str = "") -> None
     p.add_argument("--label", default="", help="a name for this run of the implementation (reports, matrix columns)")
 
 
-def check_expectations(args: argparse.Namespace) -> None:
-    """Check the keys of the expectations file (when one is given) that name a scenario or a perft case against
-    the corpus (with ``--scenarios``) and spec/perft/, the same in every command that reads the file: a key
-    naming nothing is bad input (the file, its line, the key), said before any implementation is started.
-    Keys of logs, codes and fuzz rules may name another run's and are not checked.
+def check_expectations(args: argparse.Namespace) -> Expectations:
+    """The expectations file (none given: no deviations), its keys that name a scenario or a perft case checked
+    against the corpus (with ``--scenarios``) and spec/perft/, the same in every command that reads the file: a
+    key naming nothing is bad input (the file, its line, the key), said before any implementation is started.
+    Keys of logs, codes and fuzz rules may name another run's and are not checked. The corpus and the perft
+    cases are read only when some key is of their kind.
 
     Raises:
         ScenarioError: the file cannot be read, or the first key that names nothing.
     """
-    path = getattr(args, "expectations", None)
-    if not path:
-        return
-    from conformance.corpus.load import load_corpus
-    from conformance.explore.perft import cases
+    expectations = load_expectations(getattr(args, "expectations", None))
+    keys = expectations.deviations
+    errors = []
+    if any(not key.startswith(OTHER_KINDS) for key in keys):
+        from conformance.corpus.load import load_corpus
 
-    expectations = load_expectations(path)
-    errors = expectations.unknown(load_corpus(getattr(args, "scenarios", None) or []))
-    errors += expectations.unknown_perft((case.name, case.profile) for case in cases())
+        errors += expectations.unknown(load_corpus(getattr(args, "scenarios", None) or []))
+    if any(key.startswith("perft/") for key in keys):
+        from conformance.explore.perft import cases
+
+        errors += expectations.unknown_perft((case.name, case.profile) for case in cases())
     if errors:
         raise errors[0]
+    return expectations
 
 
-def contract_of(args: argparse.Namespace, info: Info) -> Contract:
-    """The contract of this command: the handshake's declarations, the expectations file, label and command.
+def contract_of(args: argparse.Namespace, info: Info, expectations: Expectations | None = None) -> Contract:
+    """The contract of this command: the handshake's declarations, the expectations file (``expectations``:
+    as read already), label and command.
 
     Raises:
         ScenarioError: the expectations file cannot be read.
     """
-    expectations = load_expectations(getattr(args, "expectations", None))
+    if expectations is None:
+        expectations = load_expectations(getattr(args, "expectations", None))
     return Contract(info, expectations, getattr(args, "label", "") or "", replay_name(args))
 
 

@@ -16,7 +16,7 @@ from conformance.cli.common import (
     positive,
     profile_name,
 )
-from conformance.contract.expectations import fuzz_rules, load_expectations
+from conformance.contract.expectations import fuzz_rules
 
 EPILOG = """\
 Games start from generated corner positions (full piles, finished foundations, long undo
@@ -69,8 +69,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     from conformance.explore.fuzz import CORNERS, FuzzConfig, Ignore, fuzz
     from crescent_ref.errors import NotationError
 
-    check_expectations(args)
-    ignore = Ignore.parse(args.ignore + fuzz_rules(load_expectations(args.expectations)))
+    ignore = Ignore.parse(args.ignore + fuzz_rules(check_expectations(args)))
     unknown = sorted(set(args.corner) - {c.name for c in CORNERS})
     if unknown:
         known = ", ".join(dict.fromkeys(c.name for c in CORNERS))

@@ -33,10 +33,10 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def _perft(args: argparse.Namespace) -> int:
     """Every perft case the implementation's profiles allow, up to --max-depth; one line a case."""
-    check_expectations(args)
+    expectations = check_expectations(args)
     adapter = open_adapter(args)
     try:
-        contract = contract_of(args, adapter.info())
+        contract = contract_of(args, adapter.info(), expectations)
         if "legal-moves" not in contract.info.capabilities:
             print("perft needs the legal-moves capability; the implementation does not declare it")
             return 1

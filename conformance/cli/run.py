@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import gc
 import sys
 import time
@@ -87,7 +88,7 @@ def _run(args: argparse.Namespace) -> int:
         for flag, path in (("--report", args.report), ("--write-expectations", args.write_expectations)):
             if path:
                 check_writable(path, flag)
-        check_expectations(args)
+        expectations = check_expectations(args)
         pairs = _selection(args)
     if pairs is None:
         return BAD_INPUT
@@ -98,7 +99,8 @@ def _run(args: argparse.Namespace) -> int:
         print("nothing selected (--allow-empty)")
         return OK
     adapter = _adapter(args)
-    contract, results, interrupted = _play_all(adapter, pairs, args.quiet, lambda info: contract_of(args, info))
+    resolve = functools.partial(contract_of, args, expectations=expectations)
+    contract, results, interrupted = _play_all(adapter, pairs, args.quiet, resolve)
     complete = not (args.profile or args.id or interrupted) and len(results) == len(pairs)
     header = {**report_header(contract, sorted({p for _, p in pairs}), complete), "planned": len(pairs)}
     _summary(args, contract, header, results, began)

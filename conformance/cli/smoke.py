@@ -52,10 +52,10 @@ def handshake_line(contract: Contract) -> str:
 
 def _smoke(args: argparse.Namespace) -> int:
     """Handshake, then the first applicable scenario of each area in a profile the adapter claims."""
-    check_expectations(args)
+    expectations = check_expectations(args)
     adapter = open_adapter(args)
     try:
-        contract = contract_of(args, adapter.info())
+        contract = contract_of(args, adapter.info(), expectations)
         print(shown(handshake_line(contract)))
         results = smoke_results(adapter, contract)
         hints = {r.key: explaining_deviation(adapter, contract, r.scenario, r.profile) for r in _failed(results)}

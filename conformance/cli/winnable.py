@@ -41,11 +41,11 @@ def _winnable(args: argparse.Namespace) -> int:
     """Solve each code on the reference, replay each winning line on the implementation, report."""
     from conformance.explore.winnable import summary
 
-    check_expectations(args)
+    expectations = check_expectations(args)
     adapter = open_adapter(args)
     budget = Budget(nodes=args.nodes, seconds=args.seconds)
     try:
-        contract = contract_of(args, adapter.info())
+        contract = contract_of(args, adapter.info(), expectations)
         if not contract.claims(args.profile):
             return nothing_judged("winnable", f"--profile {args.profile}: {contract.info.supports(args.profile)}")
         codes = progress(args.codes, "codes", unit="code")

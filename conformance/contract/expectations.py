@@ -99,9 +99,12 @@ SCENARIO_WORDS = ("no scenario has the id {name!r}", "scenario {name} does not r
 CASE_WORDS = ("no perft case has the name {name!r}", "perft case {name} has no counts in profile {profile!r}")
 
 
+OTHER_KINDS = ("perft/", "fuzz/", "log/", "winnable/")  # the prefixes of keys that name no scenario
+
+
 def _unknown(key: str, profiles: Mapping[str, Collection[str]]) -> str:
-    if key.startswith(("perft/", "fuzz/", "log/", "winnable/")):  # perft keys: unknown_perft; the others
-        return ""  # may name logs, codes or rules of other runs
+    if key.startswith(OTHER_KINDS):  # perft keys: unknown_perft; the others may name logs, codes or rules of
+        return ""  # other runs
     return _naming_nothing(key, profiles, SCENARIO_WORDS)
 
 
